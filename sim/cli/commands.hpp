@@ -1,0 +1,12 @@
+// Each `dasim` subcommand lives in its own file and registers itself on the app through one of
+// these functions. The CLI is a thin layer: parse, call the library, print.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dasim::cli {
+
+void add_validate_command(CLI::App& app);
+void add_platform_command(CLI::App& app);
+
+}  // namespace dasim::cli

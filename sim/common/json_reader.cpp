@@ -1,0 +1,177 @@
+#include "common/json_reader.hpp"
+
+#include "common/errors.hpp"
+#include "common/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace dasim {
+namespace {
+
+const std::set<std::string> kAlwaysAllowedKeys{"source", "note", "comment"};
+
+std::string describe(const nlohmann::json& v) {
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+}  // namespace
+
+std::string json_type_name(const nlohmann::json& value) {
+  if (value.is_number_integer()) return "integer";
+  if (value.is_number()) return "number";
+  return value.type_name();
+}
+
+nlohmann::json load_json_file(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file, "", "cannot open file (does it exist and is it readable?)");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return nlohmann::json::parse(buffer.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    throw InputError(file, "", "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+}
+
+int64_t json_integer(const nlohmann::json& value, const std::string& file, const std::string& path) {
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_number_float()) {
+    double d = value.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15) return static_cast<int64_t>(d);
+  }
+  throw InputError(file, path, fmt::format("expected an integer, got {} {}", json_type_name(value), describe(value)));
+}
+
+ObjectReader::ObjectReader(const nlohmann::json& value, std::string file, std::string path)
+    : value_(value), file_(std::move(file)), path_(std::move(path)) {
+  if (!value_.is_object())
+    throw InputError(file_, path_.empty() ? "(top level)" : path_,
+                     fmt::format("expected a JSON object, got {}", json_type_name(value_)));
+}
+
+std::string ObjectReader::path_of(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+bool ObjectReader::has(const std::string& key) const { return value_.contains(key) && !value_.at(key).is_null(); }
+
+void ObjectReader::fail(const std::string& key, const std::string& what) const {
+  throw InputError(file_, key.empty() ? path_ : path_of(key), what);
+}
+
+const nlohmann::json& ObjectReader::at(const std::string& key) {
+  read_keys_.insert(key);
+  if (!has(key)) fail(key, "required key is missing");
+  return value_.at(key);
+}
+
+const nlohmann::json& ObjectReader::raw(const std::string& key) { return at(key); }
+
+std::string ObjectReader::string(const std::string& key) {
+  const auto& v = at(key);
+  if (!v.is_string()) fail(key, fmt::format("expected a string, got {} {}", json_type_name(v), describe(v)));
+  return v.get<std::string>();
+}
+
+double ObjectReader::number(const std::string& key) {
+  const auto& v = at(key);
+  if (!v.is_number()) fail(key, fmt::format("expected a number, got {} {}", json_type_name(v), describe(v)));
+  double d = v.get<double>();
+  if (!std::isfinite(d)) fail(key, "expected a finite number");
+  return d;
+}
+
+int64_t ObjectReader::integer(const std::string& key) { return json_integer(at(key), file_, path_of(key)); }
+
+int64_t ObjectReader::positive_integer(const std::string& key) {
+  int64_t n = integer(key);
+  if (n <= 0) fail(key, fmt::format("expected a positive integer, got {}", n));
+  return n;
+}
+
+bool ObjectReader::boolean(const std::string& key) {
+  const auto& v = at(key);
+  if (!v.is_boolean()) fail(key, fmt::format("expected true or false, got {} {}", json_type_name(v), describe(v)));
+  return v.get<bool>();
+}
+
+double ObjectReader::quantity(const std::string& key, double (*parse)(std::string_view), bool allow_zero) {
+  const auto& v = at(key);
+  double result = 0;
+  if (v.is_number()) {
+    result = v.get<double>();
+  } else if (v.is_string()) {
+    try {
+      result = parse(v.get<std::string>());
+    } catch (const std::invalid_argument& e) {
+      fail(key, e.what());
+    }
+  } else {
+    fail(key, fmt::format("expected a number or a unit string, got {} {}", json_type_name(v), describe(v)));
+  }
+  if (!std::isfinite(result)) fail(key, "expected a finite value");
+  if (result < 0 || (!allow_zero && result == 0))
+    fail(key, fmt::format("expected a value {} 0, got {}", allow_zero ? ">=" : ">", describe(v)));
+  return result;
+}
+
+double ObjectReader::bandwidth_Bps(const std::string& key) { return quantity(key, units::parse_bandwidth_Bps, false); }
+double ObjectReader::time_s(const std::string& key) { return quantity(key, units::parse_time_s, true); }
+double ObjectReader::flops(const std::string& key) { return quantity(key, units::parse_flops, false); }
+double ObjectReader::bytes(const std::string& key) { return quantity(key, units::parse_bytes, false); }
+
+ObjectReader ObjectReader::object(const std::string& key) { return ObjectReader(at(key), file_, path_of(key)); }
+
+void ObjectReader::array(const std::string& key,
+                         const std::function<void(const nlohmann::json&, const std::string&)>& each) {
+  const auto& v = at(key);
+  if (!v.is_array()) fail(key, fmt::format("expected an array, got {} {}", json_type_name(v), describe(v)));
+  for (size_t i = 0; i < v.size(); ++i) each(v[i], fmt::format("{}[{}]", path_of(key), i));
+}
+
+#define DASIM_OPTIONAL(type, name, reader)                                  \
+  std::optional<type> ObjectReader::name(const std::string& key) {         \
+    read_keys_.insert(key);                                                 \
+    if (!has(key)) return std::nullopt;                                     \
+    return reader(key);                                                     \
+  }
+DASIM_OPTIONAL(std::string, optional_string, string)
+DASIM_OPTIONAL(double, optional_number, number)
+DASIM_OPTIONAL(int64_t, optional_positive_integer, positive_integer)
+DASIM_OPTIONAL(bool, optional_boolean, boolean)
+DASIM_OPTIONAL(double, optional_bandwidth_Bps, bandwidth_Bps)
+DASIM_OPTIONAL(double, optional_time_s, time_s)
+DASIM_OPTIONAL(double, optional_flops, flops)
+DASIM_OPTIONAL(double, optional_bytes, bytes)
+#undef DASIM_OPTIONAL
+
+std::string ObjectReader::choice(const std::string& key, const std::vector<std::string>& allowed) {
+  std::string value = string(key);
+  for (const auto& a : allowed)
+    if (a == value) return value;
+  fail(key, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
+}
+
+std::optional<std::string> ObjectReader::optional_choice(const std::string& key,
+                                                         const std::vector<std::string>& allowed) {
+  read_keys_.insert(key);
+  if (!has(key)) return std::nullopt;
+  return choice(key, allowed);
+}
+
+void ObjectReader::finish() const {
+  for (const auto& [key, _] : value_.items()) {
+    if (read_keys_.count(key) || kAlwaysAllowedKeys.count(key)) continue;
+    fail(key, "unknown key (check the spelling against docs/file-formats.md)");
+  }
+}
+
+}  // namespace dasim

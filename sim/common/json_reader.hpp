@@ -1,0 +1,80 @@
+// Strict reading of user JSON files. Every value is read through an ObjectReader that knows the
+// file and the JSON path it stands at, so each error is one line `FILE: a.b[3].c: what was
+// expected`. finish() rejects keys nobody read (typos must not be silently ignored). The keys
+// "source", "note" and "comment" are allowed everywhere: presets cite where each number came from.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dasim {
+
+// Parses FILE as JSON; a missing file or a syntax error becomes an InputError naming the file.
+nlohmann::json load_json_file(const std::string& file);
+
+class ObjectReader {
+ public:
+  // Throws InputError unless `value` is a JSON object.
+  ObjectReader(const nlohmann::json& value, std::string file, std::string path);
+
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  std::string path_of(const std::string& key) const;
+  bool has(const std::string& key) const;
+
+  // Required values. Quantities accept a unit string or a plain SI number and must be > 0
+  // (times >= 0).
+  std::string string(const std::string& key);
+  double number(const std::string& key);
+  int64_t integer(const std::string& key);
+  int64_t positive_integer(const std::string& key);
+  bool boolean(const std::string& key);
+  double bandwidth_Bps(const std::string& key);
+  double time_s(const std::string& key);
+  double flops(const std::string& key);
+  double bytes(const std::string& key);
+  ObjectReader object(const std::string& key);
+  // Calls `each` for every element of the array at `key` with the element and its JSON path.
+  void array(const std::string& key, const std::function<void(const nlohmann::json&, const std::string&)>& each);
+  const nlohmann::json& raw(const std::string& key);
+
+  // Optional variants: nullopt when the key is absent.
+  std::optional<std::string> optional_string(const std::string& key);
+  std::optional<double> optional_number(const std::string& key);
+  std::optional<int64_t> optional_positive_integer(const std::string& key);
+  std::optional<bool> optional_boolean(const std::string& key);
+  std::optional<double> optional_bandwidth_Bps(const std::string& key);
+  std::optional<double> optional_time_s(const std::string& key);
+  std::optional<double> optional_flops(const std::string& key);
+  std::optional<double> optional_bytes(const std::string& key);
+
+  // Reads a string that must be one of `allowed`.
+  std::string choice(const std::string& key, const std::vector<std::string>& allowed);
+  std::optional<std::string> optional_choice(const std::string& key, const std::vector<std::string>& allowed);
+
+  // Throws an InputError for the first key that was never read.
+  void finish() const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+
+ private:
+  const nlohmann::json& at(const std::string& key);
+  double quantity(const std::string& key, double (*parse)(std::string_view), bool allow_zero);
+
+  const nlohmann::json& value_;
+  std::string file_;
+  std::string path_;
+  std::set<std::string> read_keys_;
+};
+
+// Reads an integer array element / value with a path for errors.
+int64_t json_integer(const nlohmann::json& value, const std::string& file, const std::string& path);
+std::string json_type_name(const nlohmann::json& value);
+
+}  // namespace dasim
