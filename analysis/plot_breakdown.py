@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_io  # noqa: E402
 
-PANEL_COLUMNS = ["workload", "platform"]
+PANEL_COLUMNS = results_io.PANEL_COLUMNS
 COMPONENTS = [  # (label, colour, hatch)
     ("compute", "#8da0cb", ""),
     ("exposed communication (waited for)", "#e41a1c", ""),
@@ -90,6 +90,7 @@ def main():
     args = parser.parse_args()
 
     frame = results_io.load_results(args.results)
+    results_io.check_panels(args.results, frame, "gpus")
     plt = results_io.pyplot()
     longest = float((frame["compute_s"] + frame[["comm_s", "exposed_comm_s"]].max(axis=1)).max())
     scale, unit = (1e3, "ms") if longest < 2.0 else (1.0, "s")

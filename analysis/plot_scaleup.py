@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_io  # noqa: E402
 
-PANEL_COLUMNS = ["workload", "platform"]
+PANEL_COLUMNS = results_io.PANEL_COLUMNS
 
 
 def efficiency_path(speedup_path):
@@ -76,6 +76,7 @@ def main():
     args = parser.parse_args()
 
     frame = results_io.load_results(args.results)
+    results_io.check_panels(args.results, frame, "gpus")
     plt = results_io.pyplot()
     results_io.save_figure(draw(plt, frame, "speedup"), args.output)
     efficiency_out = args.efficiency_out or efficiency_path(args.output)

@@ -142,8 +142,12 @@ def curve_columns(frame, exclude):
     for column in frame.columns:
         if column in columns or column in exclude or column in METRIC_COLUMNS:
             continue
-        if column == "nodes" and "gpus" in exclude:
-            continue  # nodes follows gpus on a scale-up axis
+        if column == "nodes":
+            # nodes usually follows gpus; it tells curves apart only where one GPU count comes
+            # in several node layouts (8 GPUs as 1x8 or 2x4).
+            if frame.groupby("gpus")["nodes"].nunique().max() > 1:
+                columns.append(column)
+            continue
         if frame[column].nunique() > 1:
             columns.append(column)
     return columns
@@ -161,12 +165,15 @@ def curve_label(columns, key):
     values = dict(zip(columns, key))
     parts = [schedule_label(values["schedule"], values["tau"], values["delay"])]
     for column in columns[3:]:
-        parts.append(f"{_short_name(column)}={_format_value(values[column])}")
+        parts.append(_phrase(column, values[column]))
     return ", ".join(parts)
 
 
-def _short_name(column):
-    return {"batch_per_gpu": "batch/GPU", "gpus": "GPUs", "collective": "coll."}.get(column, column)
+def _phrase(column, value):
+    text = _format_value(value)
+    templates = {"gpus": "{} GPUs", "nodes": "{} nodes", "batch_per_gpu": "batch {}/GPU",
+                 "collective": "collective {}", "source": "{}"}
+    return templates.get(column, column + "={}").format(text)
 
 
 def _format_value(value):
@@ -175,11 +182,24 @@ def _format_value(value):
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def check_one_row_per_point(path, frame, columns):
+    """Fails when two rows would be the same point of the same curve (columns: curve + x + panel):
+    a figure would silently draw a zigzag between them."""
+    counts = frame.groupby(columns).size()
+    duplicated = counts[counts > 1]
+    if not duplicated.empty:
+        key = duplicated.index[0]
+        key = key if isinstance(key, tuple) else (key,)
+        where = ", ".join(f"{c}={_format_value(v)}" for c, v in zip(columns, key))
+        fail(f"{path}: {int(duplicated.iloc[0])} rows for the same point ({where}); "
+             f"keep one row per configuration")
+
+
 def sorted_curves(frame, columns):
     """(key, rows) per curve, schedules in the order sgd, local_sgd, dasgd, then by the key."""
     groups = list(frame.groupby(columns, sort=True))
     order = {name: i for i, name in enumerate(SCHEDULES)}
-    groups.sort(key=lambda item: (order[item[0][0]],) + tuple(str(v) for v in item[0][1:]))
+    groups.sort(key=lambda item: (order[item[0][0]],) + tuple(item[0][1:]))
     return groups
 
 
@@ -213,20 +233,28 @@ def curve_styles(curves):
 # ---------------------------------------------------------------------------------------------
 # Figures.
 
+PANEL_COLUMNS = ["workload", "platform"]
+
+
 def panels(frame):
     """(workload, platform) groups in a stable order."""
-    return list(frame.groupby(["workload", "platform"], sort=True))
+    return list(frame.groupby(PANEL_COLUMNS, sort=True))
+
+
+def check_panels(path, frame, x_column):
+    """check_one_row_per_point for every panel, before anything is drawn or written."""
+    for _, rows in panels(frame):
+        columns = curve_columns(rows, exclude=PANEL_COLUMNS + [x_column])
+        check_one_row_per_point(path, rows, PANEL_COLUMNS + columns + [x_column])
 
 
 def constant_note(frame, columns):
     """'collective ring · batch 32/GPU · simulated' for the given columns constant in frame, so
     what all curves share is said once in the title."""
-    phrases = {"collective": "collective {}", "batch_per_gpu": "batch {}/GPU", "source": "{}"}
     notes = []
     for column in columns:
         if column in frame.columns and frame[column].nunique() == 1:
-            value = _format_value(frame[column].iloc[0])
-            notes.append(phrases.get(column, column + " {}").format(value))
+            notes.append(_phrase(column, frame[column].iloc[0]))
     return " · ".join(notes)
 
 
@@ -244,8 +272,8 @@ def pyplot():
     return plt
 
 
-def subplot_grid(plt, count, panel_width=6.4, panel_height=4.6):
-    columns = min(count, 2)
+def subplot_grid(plt, count, panel_width=6.4, panel_height=4.6, max_columns=2):
+    columns = min(count, max_columns)
     rows = math.ceil(count / columns)
     figure, axes = plt.subplots(rows, columns, figsize=(panel_width * columns, panel_height * rows),
                                 squeeze=False)
