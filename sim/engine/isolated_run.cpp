@@ -1,0 +1,141 @@
+#include "engine/isolated_run.hpp"
+
+#include "common/errors.hpp"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+namespace dasim::engine {
+namespace {
+
+// Wire format: one status byte ('0' ok, '1' runtime failure, '2' input error, '3' other) + text.
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  std::string data;
+};
+
+Child start_child(const std::function<std::string()>& body) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw RuntimeFailure(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw RuntimeFailure(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string message;
+    try {
+      message = "0" + body();
+    } catch (const InputError& e) {
+      message = std::string("2") + e.what();
+    } catch (const RuntimeFailure& e) {
+      message = std::string("1") + e.what();
+    } catch (const std::exception& e) {
+      message = std::string("3") + e.what();
+    }
+    size_t off = 0;
+    while (off < message.size()) {
+      ssize_t n = ::write(fds[1], message.data() + off, message.size() - off);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(0);  // skip atexit handlers and static destructors of the parent's state
+  }
+  ::close(fds[1]);
+  return Child{pid, fds[0], {}};
+}
+
+// Reads what is available; returns false at end of stream.
+bool pump(Child& child) {
+  char buffer[65536];
+  ssize_t n = ::read(child.fd, buffer, sizeof buffer);
+  if (n < 0 && errno == EINTR) return true;
+  if (n <= 0) return false;
+  child.data.append(buffer, static_cast<size_t>(n));
+  return true;
+}
+
+// Waits for the child and converts its message into a result or an exception object.
+std::string finish_child(Child& child) {
+  ::close(child.fd);
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw RuntimeFailure(fmt::format("simulation process died with signal {} ({})", WTERMSIG(status),
+                                     strsignal(WTERMSIG(status))));
+  if (child.data.empty())
+    throw RuntimeFailure(fmt::format("simulation process exited with status {} without a result",
+                                     WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  char kind = child.data[0];
+  std::string text = child.data.substr(1);
+  switch (kind) {
+    case '0': return text;
+    case '2': throw InputError(text);
+    case '1': throw RuntimeFailure(text);
+    default: throw RuntimeFailure("simulation failed: " + text);
+  }
+}
+
+}  // namespace
+
+std::string run_isolated(const std::function<std::string()>& body) {
+  Child child = start_child(body);
+  while (pump(child)) {
+  }
+  return finish_child(child);
+}
+
+std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies, int jobs,
+                                               const std::function<void(size_t)>& on_done) {
+  std::vector<std::string> results(bodies.size());
+  std::map<size_t, Child> running;
+  std::exception_ptr first_error;
+  size_t next = 0;
+  if (jobs < 1) jobs = 1;
+  while (next < bodies.size() || !running.empty()) {
+    while (!first_error && next < bodies.size() && running.size() < static_cast<size_t>(jobs)) {
+      running.emplace(next, start_child(bodies[next]));
+      ++next;
+    }
+    if (first_error && running.empty()) break;
+    std::vector<pollfd> fds;
+    std::vector<size_t> order;
+    for (auto& [index, child] : running) {
+      fds.push_back({child.fd, POLLIN, 0});
+      order.push_back(index);
+    }
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+      throw RuntimeFailure(std::string("poll: ") + std::strerror(errno));
+    for (size_t i = 0; i < fds.size(); ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Child& child = running.at(order[i]);
+      if (pump(child)) continue;
+      try {
+        results[order[i]] = finish_child(child);
+        if (on_done) on_done(order[i]);
+      } catch (...) {
+        if (!first_error) first_error = std::current_exception();
+      }
+      running.erase(order[i]);
+    }
+    if (first_error && next < bodies.size()) next = bodies.size();  // start nothing new
+  }
+  if (first_error) std::rethrow_exception(first_error);
+  return results;
+}
+
+}  // namespace dasim::engine

@@ -1,0 +1,152 @@
+#include "platform/platform_builder.hpp"
+
+#include "platform/node_routes.hpp"
+#include "platform/platform_loader.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+
+#include <map>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::platform {
+namespace {
+
+sg4::Link::SharingPolicy policy_of(Sharing sharing) {
+  return sharing == Sharing::shared ? sg4::Link::SharingPolicy::SHARED : sg4::Link::SharingPolicy::SPLITDUPLEX;
+}
+
+// Creates the links of one node lazily, by local name, so that only links some route uses exist.
+class NodeLinks {
+ public:
+  NodeLinks(const PlatformSpec& spec, sg4::NetZone* zone, std::string prefix)
+      : spec_(spec), zone_(zone), prefix_(std::move(prefix)) {}
+
+  std::vector<sg4::LinkInRoute> route(const std::vector<NodeLinkRef>& refs) {
+    std::vector<sg4::LinkInRoute> out;
+    for (const auto& ref : refs) {
+      auto [link, split] = get(ref);
+      if (split)
+        out.emplace_back(link, ref.up ? sg4::LinkInRoute::Direction::UP : sg4::LinkInRoute::Direction::DOWN);
+      else
+        out.emplace_back(link);
+    }
+    return out;
+  }
+
+ private:
+  std::pair<const sg4::Link*, bool> get(const NodeLinkRef& ref) {
+    auto it = links_.find(ref.name);
+    if (it != links_.end()) return it->second;
+    LinkSpec l = node_link_spec(spec_, ref);
+    std::string name = prefix_ + ref.name;
+    std::pair<const sg4::Link*, bool> created;
+    if (l.sharing == Sharing::split_duplex) {
+      auto* link = zone_->create_split_duplex_link(name, l.bandwidth_Bps);
+      link->set_latency(l.latency_s)->seal();
+      created = {link, true};
+    } else {
+      auto* link = zone_->create_link(name, l.bandwidth_Bps);
+      link->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)->set_latency(l.latency_s)->seal();
+      created = {link, false};
+    }
+    links_.emplace(ref.name, created);
+    return created;
+  }
+
+  const PlatformSpec& spec_;
+  sg4::NetZone* zone_;
+  std::string prefix_;
+  std::map<std::string, std::pair<const sg4::Link*, bool>> links_;
+};
+
+}  // namespace
+
+std::string gpu_host_name(int node, int gpu) { return fmt::format("n{}g{}", node, gpu); }
+
+void configure_network_model(const PlatformSpec& spec) {
+  sg4::Engine::set_config("network/model:" + spec.network.model);
+  sg4::Engine::set_config("network/crosstraffic", spec.network.crosstraffic);
+  // TCP-gamma caps a flow at gamma / (2 x latency), a TCP window effect that RDMA fabrics and
+  // NVLink do not have; 0 removes the cap so a transfer runs at its bottleneck bandwidth.
+  sg4::Engine::set_config("network/TCP-gamma", 0.0);
+}
+
+BuiltPlatform build_platform(const PlatformSpec& spec) {
+  BuiltPlatform built;
+  built.nodes = spec.nodes;
+  built.gpus_per_node = spec.gpus_per_node;
+  built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
+  built.network_model_note = fmt::format("SimGrid {} network model, latency factor 1, bandwidth factor 1, crosstraffic {}",
+                                         spec.network.model, spec.network.crosstraffic ? "on" : "off");
+
+  auto make_node = [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) -> std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> {
+    if (node_id >= static_cast<unsigned long>(spec.nodes)) {
+      // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
+      return {fabric->create_router(fmt::format("unused-port{}", node_id)), nullptr};
+    }
+    const int n = static_cast<int>(node_id);
+    auto* zone = sg4::create_full_zone(fmt::format("node{}", n));
+    zone->set_parent(fabric);
+    NodeLinks links(spec, zone, fmt::format("n{}-", n));
+    std::vector<sg4::Host*> hosts;
+    for (int g = 0; g < spec.gpus_per_node; ++g) {
+      auto* host = zone->create_host(gpu_host_name(n, g), spec.gpu.speed_flops);
+      host->seal();
+      hosts.push_back(host);
+      built.gpus[static_cast<size_t>(n * spec.gpus_per_node + g)] = host;
+    }
+    auto* gateway = zone->create_router(fmt::format("n{}-gw", n));
+    for (int a = 0; a < spec.gpus_per_node; ++a) {
+      for (int b = a + 1; b < spec.gpus_per_node; ++b)
+        zone->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
+                        links.route(gpu_to_gpu_route(spec, a, b)), true);
+      zone->add_route(hosts[a]->get_netpoint(), gateway, nullptr, nullptr, links.route(gpu_to_nic_route(spec, a)),
+                      true);
+    }
+    zone->seal();
+    return {zone->get_netpoint(), gateway};
+  };
+
+  const double node_link_Bps = spec.fabric.link.bandwidth_Bps * spec.rails();
+  const double latency_s = spec.fabric.link.latency_s;
+  const auto policy = policy_of(spec.fabric.link.sharing);
+  sg4::ClusterCallbacks callbacks(make_node);
+  sg4::NetZone* fabric = nullptr;
+  switch (spec.fabric.topology) {
+    case FabricTopology::star: {
+      // A single non-blocking switch: a one-level fat-tree whose only switch has one port per node.
+      sg4::FatTreeParams params(1, {static_cast<unsigned>(spec.nodes)}, {1}, {1});
+      fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+      break;
+    }
+    case FabricTopology::fat_tree: {
+      const unsigned radix = static_cast<unsigned>(spec.fabric.switch_radix);
+      const unsigned nodes = static_cast<unsigned>(spec.nodes);
+      if (nodes <= radix) {
+        sg4::FatTreeParams params(1, {nodes}, {1}, {1});
+        fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+      } else {
+        // Two levels: leaf switches with `radix` node ports and radix / oversubscription uplinks,
+        // one to each spine switch.
+        const unsigned leaves = (nodes + radix - 1) / radix;
+        const unsigned spines = static_cast<unsigned>(std::lround(radix / spec.fabric.oversubscription));
+        sg4::FatTreeParams params(2, {radix, leaves}, {1, spines}, {1, 1});
+        fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+      }
+      break;
+    }
+    case FabricTopology::torus: {
+      std::vector<unsigned long> dims;
+      for (int d : torus_dimensions(spec.fabric, spec.nodes)) dims.push_back(static_cast<unsigned long>(d));
+      fabric = sg4::create_torus_zone("fabric", nullptr, dims, callbacks, node_link_Bps, latency_s, policy);
+      break;
+    }
+  }
+  fabric->seal();
+  return built;
+}
+
+}  // namespace dasim::platform

@@ -1,0 +1,40 @@
+// Turns a PlatformSpec into a SimGrid platform: one zone per node (GPUs as hosts, PCIe / NVLink /
+// NVSwitch / NIC links with explicit routes) as the leaves of a fabric zone (a single switch, a
+// fat-tree or a torus from SimGrid's cluster zones).
+//
+//          fabric (star | fat_tree | torus), one link per node of rails x rail bandwidth
+//        /                 |                     |
+//   [node 0 zone]      [node 1 zone]   ...   [node N-1 zone]
+//    gw router  <- nic links <- PCIe path <- GPU hosts n{i}g{0..G-1}
+//    GPU <-> GPU: NVSwitch ports | NVLink pair | PCIe path
+//
+// SimGrid allows one Engine per process: build a platform inside a process that simulates once
+// (see engine/isolated_run.hpp).
+#pragma once
+
+#include "platform/platform_spec.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dasim::platform {
+
+struct BuiltPlatform {
+  std::vector<simgrid::s4u::Host*> gpus;  // rank order: node-major, rank = node * gpus_per_node + gpu
+  int nodes = 0;
+  int gpus_per_node = 0;
+  std::string network_model_note;  // stated in outputs: which SimGrid network model and factors
+};
+
+// Sets the SimGrid network configuration the spec asks for. Must run before build_platform and
+// before the engine loads anything else.
+void configure_network_model(const PlatformSpec& spec);
+
+BuiltPlatform build_platform(const PlatformSpec& spec);
+
+std::string gpu_host_name(int node, int gpu);
+
+}  // namespace dasim::platform

@@ -1,0 +1,294 @@
+#include "platform/platform_loader.hpp"
+
+#include "common/errors.hpp"
+#include "common/json_reader.hpp"
+#include "platform/link_presets.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace dasim::platform {
+namespace {
+
+constexpr int kMaxNodes = 1 << 20;
+constexpr int kMaxGpusPerNode = 64;
+
+// {"preset": "ib-edr"} and/or {"bandwidth": ..., "latency": ..., "sharing": ...}; explicit
+// figures override the preset's.
+LinkSpec read_link(ObjectReader link) {
+  LinkSpec spec;
+  auto preset_name = link.optional_string("preset");
+  std::optional<LinkPreset> preset;
+  if (preset_name) {
+    preset = find_link_preset(*preset_name);
+    if (!preset) {
+      std::vector<std::string> names;
+      for (const auto& p : link_presets()) names.push_back(p.name);
+      link.fail("preset", fmt::format("unknown link preset \"{}\" (known: {})", *preset_name, fmt::join(names, ", ")));
+    }
+  }
+  auto bandwidth = link.optional_bandwidth_Bps("bandwidth");
+  auto latency = link.optional_time_s("latency");
+  if (!bandwidth && !preset) link.fail("bandwidth", "required key is missing (give \"bandwidth\" or a \"preset\")");
+  if (!latency && !preset) link.fail("latency", "required key is missing (give \"latency\" or a \"preset\")");
+  spec.bandwidth_Bps = bandwidth ? *bandwidth : preset->bandwidth_Bps;
+  spec.latency_s = latency ? *latency : preset->latency_s;
+  auto sharing = link.optional_choice("sharing", {"split_duplex", "shared"});
+  spec.sharing = (sharing && *sharing == "shared") ? Sharing::shared : Sharing::split_duplex;
+  link.finish();
+  return spec;
+}
+
+std::vector<int> read_gpu_list(ObjectReader& reader, const std::string& key, int gpus_per_node) {
+  std::vector<int> gpus;
+  reader.array(key, [&](const nlohmann::json& v, const std::string& path) {
+    int64_t g = json_integer(v, reader.file(), path);
+    if (g < 0 || g >= gpus_per_node)
+      throw InputError(reader.file(), path, fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
+    gpus.push_back(static_cast<int>(g));
+  });
+  return gpus;
+}
+
+PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
+  PcieSpec spec;
+  spec.gpu_link = read_link(pcie.object("gpu_link"));
+  spec.switch_uplink = read_link(pcie.object("switch_uplink"));
+  if (pcie.has("inter_socket")) spec.inter_socket = read_link(pcie.object("inter_socket"));
+  std::map<int, std::string> owner;
+  std::set<std::string> names;
+  pcie.array("switches", [&](const nlohmann::json& v, const std::string& path) {
+    ObjectReader sw(v, pcie.file(), path);
+    PcieSwitchSpec s;
+    s.name = sw.string("name");
+    if (!names.insert(s.name).second) sw.fail("name", fmt::format("duplicate PCIe switch name \"{}\"", s.name));
+    auto socket = sw.integer("socket");
+    if (socket < 0 || socket > 1) sw.fail("socket", "expected socket 0 or 1");
+    s.socket = static_cast<int>(socket);
+    s.gpus = read_gpu_list(sw, "gpus", gpus_per_node);
+    for (int g : s.gpus)
+      if (!owner.emplace(g, s.name).second)
+        sw.fail("gpus", fmt::format("GPU {} is already under PCIe switch \"{}\"", g, owner[g]));
+    sw.finish();
+    spec.switches.push_back(std::move(s));
+  });
+  if (spec.switches.empty()) pcie.fail("switches", "expected at least one PCIe switch");
+  for (int g = 0; g < gpus_per_node; ++g)
+    if (!owner.count(g)) pcie.fail("switches", fmt::format("GPU {} is under no PCIe switch", g));
+  bool two_sockets = std::any_of(spec.switches.begin(), spec.switches.end(), [](auto& s) { return s.socket == 1; });
+  if (two_sockets && !spec.inter_socket)
+    pcie.fail("inter_socket", "required when switches sit on two sockets (QPI/UPI/xGMI link)");
+  pcie.finish();
+  return spec;
+}
+
+NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
+  NvlinkSpec spec;
+  spec.link = read_link(nvlink.object("link"));
+  std::set<std::pair<int, int>> seen;
+  nvlink.array("pairs", [&](const nlohmann::json& v, const std::string& path) {
+    if (!v.is_array() || v.size() != 3)
+      throw InputError(nvlink.file(), path, "expected [gpu_a, gpu_b, link_count]");
+    NvlinkPair p;
+    p.a = static_cast<int>(json_integer(v[0], nvlink.file(), path + "[0]"));
+    p.b = static_cast<int>(json_integer(v[1], nvlink.file(), path + "[1]"));
+    p.links = static_cast<int>(json_integer(v[2], nvlink.file(), path + "[2]"));
+    for (int g : {p.a, p.b})
+      if (g < 0 || g >= gpus_per_node)
+        throw InputError(nvlink.file(), path, fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
+    if (p.a == p.b) throw InputError(nvlink.file(), path, "an NVLink pair needs two different GPUs");
+    if (p.links <= 0) throw InputError(nvlink.file(), path + "[2]", "expected a positive link count");
+    if (p.a > p.b) std::swap(p.a, p.b);
+    if (!seen.insert({p.a, p.b}).second)
+      throw InputError(nvlink.file(), path, fmt::format("pair {}-{} listed twice", p.a, p.b));
+    spec.pairs.push_back(p);
+  });
+  nvlink.finish();
+  return spec;
+}
+
+FabricSpec read_fabric(ObjectReader fabric) {
+  FabricSpec spec;
+  auto topology = fabric.choice("topology", {"star", "fat_tree", "torus"});
+  spec.topology = topology == "star"       ? FabricTopology::star
+                  : topology == "fat_tree" ? FabricTopology::fat_tree
+                                           : FabricTopology::torus;
+  spec.link = read_link(fabric.object("link"));
+  if (spec.topology == FabricTopology::fat_tree) {
+    spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
+    spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
+    if (spec.oversubscription < 1.0) fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
+    double uplinks = spec.switch_radix / spec.oversubscription;
+    if (uplinks < 1.0 || std::abs(uplinks - std::round(uplinks)) > 1e-9)
+      fabric.fail("oversubscription",
+                  fmt::format("switch_radix / oversubscription = {} must be a whole number of uplinks", uplinks));
+  }
+  if (spec.topology == FabricTopology::torus) {
+    const auto& dims = fabric.raw("dimensions");
+    if (dims.is_array()) {
+      fabric.array("dimensions", [&](const nlohmann::json& v, const std::string& path) {
+        auto d = json_integer(v, fabric.file(), path);
+        if (d <= 0) throw InputError(fabric.file(), path, "expected a positive torus dimension");
+        spec.torus_dimensions.push_back(static_cast<int>(d));
+      });
+      if (spec.torus_dimensions.empty()) fabric.fail("dimensions", "expected at least one dimension");
+    } else {
+      auto rank = fabric.integer("dimensions");
+      if (rank < 1 || rank > 3) fabric.fail("dimensions", "expected 1, 2 or 3, or an explicit list of sizes");
+      spec.torus_rank = static_cast<int>(rank);
+    }
+  }
+  fabric.finish();
+  return spec;
+}
+
+}  // namespace
+
+std::vector<int> torus_dimensions(const FabricSpec& fabric, int nodes) {
+  if (!fabric.torus_dimensions.empty()) return fabric.torus_dimensions;
+  // Near-equal factors: repeatedly take the largest divisor <= the remaining rank-th root.
+  std::vector<int> dims;
+  int remaining = nodes;
+  for (int r = fabric.torus_rank; r > 1; --r) {
+    int target = static_cast<int>(std::ceil(std::pow(remaining, 1.0 / r) - 1e-9));
+    int best = 1;
+    for (int d = 1; d <= remaining; ++d)
+      if (remaining % d == 0 && std::abs(d - target) < std::abs(best - target)) best = d;
+    dims.push_back(best);
+    remaining /= best;
+  }
+  dims.push_back(remaining);
+  std::sort(dims.rbegin(), dims.rend());
+  return dims;
+}
+
+const char* to_string(FabricTopology topology) {
+  switch (topology) {
+    case FabricTopology::star: return "star";
+    case FabricTopology::fat_tree: return "fat_tree";
+    case FabricTopology::torus: return "torus";
+  }
+  return "?";
+}
+
+const char* to_string(Sharing sharing) { return sharing == Sharing::shared ? "shared" : "split_duplex"; }
+
+void validate_platform(const PlatformSpec& spec) {
+  const std::string& f = spec.file;
+  if (spec.nodes <= 0 || spec.nodes > kMaxNodes)
+    throw InputError(f, "nodes", fmt::format("expected 1..{} nodes, got {}", kMaxNodes, spec.nodes));
+  if (spec.gpus_per_node > 1 && !spec.pcie && !spec.nvlink && !spec.nvswitch)
+    throw InputError(f, "node", fmt::format("{} GPUs per node need an intra-node interconnect (pcie, nvlink or nvswitch)",
+                                            spec.gpus_per_node));
+  if (spec.nvlink && !spec.nvswitch && !spec.pcie) {
+    // Pairs without NVLink fall back to PCIe; without PCIe every pair must have NVLink.
+    std::set<std::pair<int, int>> linked;
+    for (const auto& p : spec.nvlink->pairs) linked.insert({p.a, p.b});
+    for (int a = 0; a < spec.gpus_per_node; ++a)
+      for (int b = a + 1; b < spec.gpus_per_node; ++b)
+        if (!linked.count({a, b}))
+          throw InputError(f, "node.nvlink.pairs",
+                           fmt::format("GPUs {} and {} have no NVLink and the node has no pcie section to fall back on",
+                                       a, b));
+  }
+  if (spec.nics.empty()) throw InputError(f, "node.nics", "expected at least one NIC");
+  std::vector<int> served(spec.gpus_per_node, -1);
+  for (size_t i = 0; i < spec.nics.size(); ++i) {
+    const auto& nic = spec.nics[i];
+    std::string path = fmt::format("node.nics[{}]", i);
+    if (!nic.pcie_switch.empty()) {
+      bool found = spec.pcie && std::any_of(spec.pcie->switches.begin(), spec.pcie->switches.end(),
+                                            [&](auto& s) { return s.name == nic.pcie_switch; });
+      if (!found)
+        throw InputError(f, path + ".pcie_switch",
+                         fmt::format("no PCIe switch named \"{}\" in node.pcie.switches", nic.pcie_switch));
+    } else if (spec.gpus_per_node > 1 && spec.pcie) {
+      throw InputError(f, path + ".pcie_switch", "required: name the PCIe switch this NIC sits under");
+    }
+    for (int g : nic.gpus) {
+      if (served[g] >= 0)
+        throw InputError(f, path + ".gpus", fmt::format("GPU {} already uses NIC \"{}\"", g, spec.nics[served[g]].name));
+      served[g] = static_cast<int>(i);
+    }
+  }
+  for (int g = 0; g < spec.gpus_per_node; ++g)
+    if (served[g] < 0) throw InputError(f, "node.nics", fmt::format("GPU {} is served by no NIC (list it in a NIC's gpus)", g));
+  if (spec.fabric.topology == FabricTopology::torus) {
+    auto dims = torus_dimensions(spec.fabric, spec.nodes);
+    long product = 1;
+    for (int d : dims) product *= d;
+    if (product != spec.nodes)
+      throw InputError(f, "fabric.dimensions",
+                       fmt::format("torus {} holds {} nodes, not {}", fmt::join(dims, "x"), product, spec.nodes));
+  }
+}
+
+PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_override) {
+  nlohmann::json root = load_json_file(file);
+  ObjectReader top(root, file, "");
+  PlatformSpec spec;
+  spec.file = file;
+  spec.name = top.optional_string("name").value_or(std::filesystem::path(file).stem().string());
+  spec.description = top.optional_string("description").value_or("");
+  spec.nodes = static_cast<int>(top.positive_integer("nodes"));
+
+  ObjectReader node = top.object("node");
+  auto gpus = node.positive_integer("gpus");
+  if (gpus > kMaxGpusPerNode) node.fail("gpus", fmt::format("expected at most {} GPUs per node", kMaxGpusPerNode));
+  spec.gpus_per_node = static_cast<int>(gpus);
+
+  ObjectReader gpu = node.object("gpu");
+  spec.gpu.model = gpu.string("model");
+  spec.gpu.speed_flops = gpu.flops("speed");
+  if (auto calibration = gpu.optional_string("calibration")) {
+    std::filesystem::path p(*calibration);
+    if (p.is_relative()) p = std::filesystem::path(file).parent_path() / p;
+    spec.gpu.calibration = p.lexically_normal().string();
+  }
+  gpu.finish();
+
+  if (node.has("pcie")) spec.pcie = read_pcie(node.object("pcie"), spec.gpus_per_node);
+  if (node.has("nvlink")) spec.nvlink = read_nvlink(node.object("nvlink"), spec.gpus_per_node);
+  if (node.has("nvswitch")) {
+    ObjectReader nvswitch = node.object("nvswitch");
+    spec.nvswitch = NvswitchSpec{read_link(nvswitch.object("port"))};
+    nvswitch.finish();
+  }
+  std::set<std::string> nic_names;
+  node.array("nics", [&](const nlohmann::json& v, const std::string& path) {
+    ObjectReader nic(v, file, path);
+    NicSpec n;
+    n.name = nic.string("name");
+    if (!nic_names.insert(n.name).second) nic.fail("name", fmt::format("duplicate NIC name \"{}\"", n.name));
+    n.pcie_switch = nic.optional_string("pcie_switch").value_or("");
+    n.link = read_link(nic.object("link"));
+    if (nic.has("gpus")) {
+      n.gpus = read_gpu_list(nic, "gpus", spec.gpus_per_node);
+    } else {
+      nic.fail("gpus", "required key is missing (list the GPUs whose traffic uses this NIC)");
+    }
+    nic.finish();
+    spec.nics.push_back(std::move(n));
+  });
+  node.finish();
+
+  spec.fabric = read_fabric(top.object("fabric"));
+  if (top.has("network")) {
+    ObjectReader network = top.object("network");
+    spec.network.model = network.optional_choice("model", {"CM02", "LV08"}).value_or("CM02");
+    spec.network.crosstraffic = network.optional_boolean("crosstraffic").value_or(false);
+    network.finish();
+  }
+  top.finish();
+
+  if (nodes_override) spec.nodes = *nodes_override;
+  validate_platform(spec);
+  return spec;
+}
+
+}  // namespace dasim::platform

@@ -1,0 +1,102 @@
+// The validated, unit-free description of a platform: one node type replicated `nodes` times and
+// a fabric between the nodes. Produced by load_platform() from a JSON file, consumed by the
+// SimGrid builder and by the pure route helpers (node_routes.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dasim::platform {
+
+enum class Sharing { split_duplex, shared };
+
+struct LinkSpec {
+  double bandwidth_Bps = 0;
+  double latency_s = 0;
+  Sharing sharing = Sharing::split_duplex;
+};
+
+struct GpuSpec {
+  std::string model;
+  double speed_flops = 0;       // SimGrid host speed: the GPU's effective FLOP/s
+  std::string calibration;      // calibration file, resolved relative to the platform file
+};
+
+struct PcieSwitchSpec {
+  std::string name;
+  int socket = 0;
+  std::vector<int> gpus;
+};
+
+// GPUs under PCIe switches, each switch uplinked to its CPU socket's root complex, sockets joined
+// by an inter-socket link (QPI/UPI/xGMI).
+struct PcieSpec {
+  LinkSpec gpu_link;      // GPU <-> its switch
+  LinkSpec switch_uplink;  // switch <-> root complex
+  std::optional<LinkSpec> inter_socket;
+  std::vector<PcieSwitchSpec> switches;
+};
+
+struct NvlinkPair {
+  int a = 0, b = 0;
+  int links = 1;  // parallel NVLinks between the pair (the pair's bandwidth is links x per-link)
+};
+
+struct NvlinkSpec {
+  LinkSpec link;  // one NVLink, per direction
+  std::vector<NvlinkPair> pairs;
+};
+
+struct NvswitchSpec {
+  LinkSpec port;  // each GPU's aggregate NVLink bandwidth into the switch fabric
+};
+
+struct NicSpec {
+  std::string name;
+  std::string pcie_switch;  // empty: attached directly to the GPU(s) it serves
+  LinkSpec link;
+  std::vector<int> gpus;  // GPUs whose inter-node traffic uses this NIC
+};
+
+enum class FabricTopology { star, fat_tree, torus };
+
+struct FabricSpec {
+  FabricTopology topology = FabricTopology::star;
+  // One rail: a node has one rail per NIC, and SimGrid models the rails of a node as one link of
+  // rails x bandwidth (rail-optimised fabrics keep rails apart; this is exact when all rails carry
+  // equal load, which collectives do).
+  LinkSpec link;
+  int switch_radix = 0;           // fat_tree: nodes per leaf switch
+  double oversubscription = 1.0;  // fat_tree: leaf downlink / uplink capacity
+  std::vector<int> torus_dimensions;  // torus: explicit sizes, or empty with torus_rank set
+  int torus_rank = 0;                 // torus: 2 or 3 -> dimensions factored from the node count
+};
+
+struct NetworkModelSpec {
+  std::string model = "CM02";  // no hidden latency/bandwidth factors (see SIMGRID-NOTES.md)
+  bool crosstraffic = false;   // TCP ACK reverse traffic: off, RDMA fabrics have none
+};
+
+struct PlatformSpec {
+  std::string file;
+  std::string name;
+  std::string description;
+  int nodes = 1;
+  int gpus_per_node = 1;
+  GpuSpec gpu;
+  std::optional<PcieSpec> pcie;
+  std::optional<NvlinkSpec> nvlink;
+  std::optional<NvswitchSpec> nvswitch;
+  std::vector<NicSpec> nics;
+  FabricSpec fabric;
+  NetworkModelSpec network;
+
+  int total_gpus() const { return nodes * gpus_per_node; }
+  int rails() const { return static_cast<int>(nics.size()); }
+};
+
+const char* to_string(FabricTopology topology);
+const char* to_string(Sharing sharing);
+
+}  // namespace dasim::platform
