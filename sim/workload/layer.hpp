@@ -37,9 +37,9 @@ struct GemmShape {
 struct Layer {
   std::string name;
   LayerKind kind = LayerKind::elementwise;
-  double forward_flops = 0;   // per sample
-  double backward_flops = 0;  // per sample: input gradient + weight gradient
-  int64_t params = 0;         // trainable parameters (weights + biases)
+  double forward_flops = 0;     // per sample
+  double backward_flops = 0;    // per sample: input gradient + weight gradient
+  int64_t params = 0;           // trainable parameters (weights + biases)
   double activation_bytes = 0;  // per sample: bytes read + written by forward (memory-bound term)
   std::optional<ConvShape> conv;
   std::optional<GemmShape> gemm;

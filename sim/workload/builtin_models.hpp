@@ -1,0 +1,24 @@
+// Built-in workloads, generated from their architecture definitions (layer_builder.hpp):
+//   resnet50   torchvision ResNet-50 v1.5 (stride in the 3x3 conv of each bottleneck), 224x224
+//   vgg16      torchvision VGG-16 (no batch norm) with its three FC layers, 224x224
+//   bert-large BertModel (24 layers, hidden 1024, 16 heads, FFN 4096) with pooler, no MLM/NSP heads
+//   gpt2-xl    GPT-2 XL (48 layers, d 1600, 25 heads) with the LM head tied to the token embedding
+#pragma once
+
+#include "workload/workload.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dasim::workload {
+
+Workload resnet50(Precision precision);
+Workload vgg16(Precision precision);
+// sequence_length must be in [1, 512] (BERT's position table).
+Workload bert_large(Precision precision, int sequence_length = 128);
+// sequence_length must be in [1, 1024] (GPT-2's context).
+Workload gpt2_xl(Precision precision, int sequence_length = 1024);
+
+const std::vector<std::string>& builtin_workload_names();
+
+}  // namespace dasim::workload

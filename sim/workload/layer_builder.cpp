@@ -1,0 +1,149 @@
+// FLOP, parameter and byte counts of layers from their shapes (conventions in layer_builder.hpp).
+#include "workload/layer_builder.hpp"
+
+namespace dasim::workload {
+namespace {
+
+constexpr double kReluFlopsPerElement = 1;
+constexpr double kAddFlopsPerElement = 1;
+constexpr double kNormFlopsPerElement = 8;
+constexpr double kActivationFlopsPerElement = 8;
+constexpr double kSoftmaxFlopsPerElement = 5;
+
+}  // namespace
+
+CnnBuilder::CnnBuilder(Precision precision, int channels, int height, int width)
+    : precision_(precision), shape_{channels, height, width} {}
+
+Layer& CnnBuilder::add(const std::string& name, LayerKind kind, double forward_flops, double in_elements,
+                       double out_elements, int64_t params) {
+  Layer layer;
+  layer.name = name;
+  layer.kind = kind;
+  layer.forward_flops = forward_flops;
+  bool weighted = params > 0;
+  bool skip_input_gradient = weighted && input_is_data_;
+  layer.backward_flops = forward_flops * (weighted && !skip_input_gradient ? 2.0 : 1.0);
+  if (weighted) input_is_data_ = false;
+  layer.params = params;
+  layer.activation_bytes = (in_elements + out_elements) * bytes_per_element(precision_);
+  layers_.push_back(std::move(layer));
+  return layers_.back();
+}
+
+void CnnBuilder::conv(const std::string& name, int out_channels, int kernel, int stride, int pad, bool bias) {
+  Shape in = shape_;
+  Shape out{out_channels, (in.height + 2 * pad - kernel) / stride + 1,
+            (in.width + 2 * pad - kernel) / stride + 1};
+  double macs = out.elements() * in.channels * kernel * kernel;
+  int64_t params = int64_t(out_channels) * in.channels * kernel * kernel + (bias ? out_channels : 0);
+  Layer& layer = add(name, LayerKind::conv, 2 * macs, in.elements(), out.elements(), params);
+  layer.conv = ConvShape{in.channels, out_channels, in.height, in.width, kernel, kernel, stride, pad, 1};
+  shape_ = out;
+}
+
+void CnnBuilder::batch_norm(const std::string& name) {
+  add(name, LayerKind::norm, kNormFlopsPerElement * shape_.elements(), shape_.elements(), shape_.elements(),
+      2 * int64_t(shape_.channels));
+}
+
+void CnnBuilder::relu(const std::string& name) {
+  add(name, LayerKind::elementwise, kReluFlopsPerElement * shape_.elements(), shape_.elements(),
+      shape_.elements(), 0);
+}
+
+void CnnBuilder::residual_add(const std::string& name) {
+  add(name, LayerKind::elementwise, kAddFlopsPerElement * shape_.elements(), 2 * shape_.elements(),
+      shape_.elements(), 0);
+}
+
+void CnnBuilder::max_pool(const std::string& name, int kernel, int stride, int pad) {
+  Shape in = shape_;
+  Shape out{in.channels, (in.height + 2 * pad - kernel) / stride + 1,
+            (in.width + 2 * pad - kernel) / stride + 1};
+  add(name, LayerKind::pooling, out.elements() * kernel * kernel, in.elements(), out.elements(), 0);
+  shape_ = out;
+}
+
+void CnnBuilder::global_avg_pool(const std::string& name) {
+  Shape in = shape_;
+  Shape out{in.channels, 1, 1};
+  add(name, LayerKind::pooling, in.elements(), in.elements(), out.elements(), 0);
+  shape_ = out;
+}
+
+void CnnBuilder::linear(const std::string& name, int out_features, bool bias) {
+  double in_features = shape_.elements();
+  int64_t params = int64_t(in_features) * out_features + (bias ? out_features : 0);
+  Layer& layer =
+      add(name, LayerKind::linear, 2 * in_features * out_features, in_features, out_features, params);
+  layer.gemm = GemmShape{1, out_features, int64_t(in_features)};
+  shape_ = Shape{out_features, 1, 1};
+}
+
+SequenceBuilder::SequenceBuilder(Precision precision, int sequence_length, int hidden)
+    : precision_(precision), seq_(sequence_length), hidden_(hidden) {}
+
+Layer& SequenceBuilder::add(const std::string& name, LayerKind kind, double forward_flops,
+                            double backward_flops, double touched_elements, int64_t params) {
+  Layer layer;
+  layer.name = name;
+  layer.kind = kind;
+  layer.forward_flops = forward_flops;
+  layer.backward_flops = backward_flops;
+  layer.params = params;
+  layer.activation_bytes = touched_elements * bytes_per_element(precision_);
+  layers_.push_back(std::move(layer));
+  return layers_.back();
+}
+
+void SequenceBuilder::embedding(const std::string& name, const std::vector<int64_t>& table_rows) {
+  double tokens = double(seq_) * hidden_;
+  int64_t params = 0;
+  for (int64_t rows : table_rows) params += rows * hidden_;
+  double tables = double(table_rows.size());
+  // Forward: gather one row per table and sum them. Backward: no input gradient (token ids); each
+  // table's weight gradient is a scatter-add of the output gradient (s x hidden adds per table).
+  add(name, LayerKind::embedding, (tables - 1) * tokens, tables * tokens, (tables + 1) * tokens, params);
+}
+
+void SequenceBuilder::linear(const std::string& name, int in_features, int out_features, bool bias, int rows,
+                             bool params_counted) {
+  int64_t r = rows < 0 ? seq_ : rows;
+  double forward = 2.0 * double(r) * in_features * out_features;
+  int64_t params = params_counted ? int64_t(in_features) * out_features + (bias ? out_features : 0) : 0;
+  Layer& layer =
+      add(name, LayerKind::linear, forward, 2 * forward, double(r) * (in_features + out_features), params);
+  layer.gemm = GemmShape{r, out_features, in_features};
+}
+
+void SequenceBuilder::attention(const std::string& name, int heads) {
+  double s = seq_, d = hidden_;
+  double products = 2 * (2 * s * s * d);  // Q K^T and P V, each s x s x d multiply-adds over all heads
+  double softmax = kSoftmaxFlopsPerElement * heads * s * s;
+  // Reads Q, K, V; writes scores, softmax reads + writes them, P V reads them; writes the context.
+  double touched = 4 * s * d + 4 * heads * s * s;
+  add(name, LayerKind::attention, products + softmax, 2 * products + softmax, touched, 0);
+}
+
+void SequenceBuilder::layer_norm(const std::string& name, bool with_residual_add) {
+  double elements = double(seq_) * hidden_;
+  double per_element = kNormFlopsPerElement + (with_residual_add ? kAddFlopsPerElement : 0);
+  double touched = (with_residual_add ? 3 : 2) * elements;
+  add(name, LayerKind::norm, per_element * elements, 2 * per_element * elements, touched,
+      2 * int64_t(hidden_));
+}
+
+void SequenceBuilder::residual_add(const std::string& name) {
+  double elements = double(seq_) * hidden_;
+  add(name, LayerKind::elementwise, kAddFlopsPerElement * elements, kAddFlopsPerElement * elements,
+      3 * elements, 0);
+}
+
+void SequenceBuilder::activation(const std::string& name, int width, int rows) {
+  double elements = double(rows < 0 ? seq_ : rows) * width;
+  add(name, LayerKind::elementwise, kActivationFlopsPerElement * elements,
+      kActivationFlopsPerElement * elements, 2 * elements, 0);
+}
+
+}  // namespace dasim::workload

@@ -1,0 +1,35 @@
+// A training workload: the ordered list of layers of one model replica (forward order), its
+// precision, and what one sample is. The schedules walk the layers forward then backward; the
+// gradient buckets (buckets.hpp) are planned over the same list.
+#pragma once
+
+#include "workload/layer.hpp"
+#include "workload/precision.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dasim::workload {
+
+struct Workload {
+  std::string name;
+  Precision precision = Precision::fp32;
+  std::vector<Layer> layers;           // forward order
+  std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
+  int sequence_length = 0;             // tokens per sequence (0 for image models)
+  int measured_batch = 0;              // batch the layers' measured times are for (0: no times)
+  std::string origin;                  // "built-in" or the JSON file it came from
+
+  int64_t total_params() const;
+  // Bytes of one full gradient (= one full copy of the weights) at this precision.
+  double gradient_bytes() const;
+  double forward_flops() const;   // per sample, all layers
+  double backward_flops() const;  // per sample, all layers
+  // Multiply-adds of the conv and linear layers only (forward, per sample): the figure papers
+  // and torchvision quote as "FLOPs"/"MACs" for CNNs.
+  double conv_linear_macs() const;
+  double activation_bytes() const;  // per sample, all layers, forward
+};
+
+}  // namespace dasim::workload

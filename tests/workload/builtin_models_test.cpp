@@ -1,0 +1,138 @@
+// Built-in models against published figures. Counting conventions: params are trainable
+// parameters (weights + biases + norm scale/shift); MACs are the multiply-adds of conv and linear
+// layers for one sample, forward only (what torchvision's "GFLOPS" column and the VGG paper quote).
+#include "workload/builtin_models.hpp"
+
+#include "common/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace dasim::workload;
+
+namespace {
+
+const Layer& find(const Workload& w, const std::string& name) {
+  auto it = std::find_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.name == name; });
+  EXPECT_NE(it, w.layers.end()) << name;
+  return *it;
+}
+
+int count_kind(const Workload& w, LayerKind kind) {
+  return int(std::count_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.kind == kind; }));
+}
+
+}  // namespace
+
+TEST(ResNet50, ParamsMatchTorchvisionExactly) {
+  // torchvision.models.resnet50(): sum(p.numel() for p in model.parameters()) == 25,557,032.
+  EXPECT_EQ(resnet50(Precision::fp32).total_params(), 25'557'032);
+}
+
+TEST(ResNet50, MacsMatchPublished) {
+  // torchvision model card: 4.09 GFLOPS (multiply-adds) at 224x224; He et al. quote 3.8e9 for v1,
+  // v1.5 moves the stride into the 3x3 conv and costs ~0.3 G more.
+  double macs = resnet50(Precision::fp32).conv_linear_macs();
+  EXPECT_NEAR(macs / 4.1e9, 1.0, 0.03);
+}
+
+TEST(ResNet50, StructureAndConventions) {
+  Workload w = resnet50(Precision::fp32);
+  EXPECT_EQ(count_kind(w, LayerKind::conv), 53);  // 1 stem + 16 blocks x 3 + 4 downsample
+  EXPECT_EQ(count_kind(w, LayerKind::linear), 1);
+  EXPECT_EQ(count_kind(w, LayerKind::norm), 53);
+  EXPECT_EQ(w.sample_name, "image");
+
+  const Layer& conv1 = find(w, "conv1");
+  // 112 x 112 x 64 outputs, each 3 x 7 x 7 multiply-adds.
+  EXPECT_DOUBLE_EQ(conv1.forward_flops, 2.0 * 112 * 112 * 64 * 3 * 7 * 7);
+  // First layer: the images need no gradient, so backward is the weight gradient only.
+  EXPECT_DOUBLE_EQ(conv1.backward_flops, conv1.forward_flops);
+  EXPECT_DOUBLE_EQ(conv1.activation_bytes, (3.0 * 224 * 224 + 64.0 * 112 * 112) * 4);
+  ASSERT_TRUE(conv1.conv.has_value());
+  EXPECT_EQ(conv1.conv->stride, 2);
+  EXPECT_EQ(conv1.conv->pad, 3);
+
+  // v1.5: the stride-2 of stage 2 is in the 3x3 conv: 28 x 28 outputs from a 56 x 56 input.
+  const Layer& c2 = find(w, "layer2.0.conv2");
+  ASSERT_TRUE(c2.conv.has_value());
+  EXPECT_EQ(c2.conv->stride, 2);
+  EXPECT_EQ(c2.conv->in_h, 56);
+  EXPECT_DOUBLE_EQ(c2.forward_flops, 2.0 * 28 * 28 * 128 * 128 * 9);
+  EXPECT_DOUBLE_EQ(c2.backward_flops, 2 * c2.forward_flops);
+  EXPECT_EQ(find(w, "layer2.0.conv1").conv->stride, 1);
+
+  const Layer& relu = find(w, "relu");
+  EXPECT_DOUBLE_EQ(relu.backward_flops, relu.forward_flops);  // no weights: 1x
+  EXPECT_EQ(find(w, "fc").params, 2048 * 1000 + 1000);
+  EXPECT_EQ(find(w, "fc").gemm->k, 2048);
+}
+
+TEST(ResNet50, GradientBytesFollowPrecision) {
+  EXPECT_DOUBLE_EQ(resnet50(Precision::fp32).gradient_bytes(), 25'557'032.0 * 4);
+  EXPECT_DOUBLE_EQ(resnet50(Precision::fp16).gradient_bytes(), 25'557'032.0 * 2);
+  EXPECT_DOUBLE_EQ(resnet50(Precision::bf16).gradient_bytes(), 25'557'032.0 * 2);
+}
+
+TEST(Vgg16, ParamsAndMacsMatchPublished) {
+  Workload w = vgg16(Precision::fp32);
+  // torchvision.models.vgg16(): 138,357,544 parameters; model card: 15.47 GFLOPS (multiply-adds).
+  EXPECT_EQ(w.total_params(), 138'357'544);
+  EXPECT_NEAR(w.conv_linear_macs() / 15.5e9, 1.0, 0.03);
+  EXPECT_EQ(count_kind(w, LayerKind::conv), 13);
+  EXPECT_EQ(count_kind(w, LayerKind::linear), 3);
+  EXPECT_EQ(find(w, "fc6").params, 25088LL * 4096 + 4096);
+  EXPECT_EQ(find(w, "conv1_1").params, 3 * 64 * 9 + 64);
+}
+
+TEST(BertLarge, ParamsMatchPublished) {
+  // Counted: HuggingFace BertModel (embeddings, 24 encoder layers, pooler; no MLM/NSP heads) =
+  // 335,141,888; Devlin et al. quote "340M" for the model including its pre-training heads.
+  Workload w = bert_large(Precision::fp32);
+  EXPECT_NEAR(double(w.total_params()) / 335e6, 1.0, 0.01);
+  EXPECT_EQ(w.total_params(), 335'141'888);
+  EXPECT_EQ(w.sequence_length, 128);
+  EXPECT_EQ(w.sample_name, "sequence");
+}
+
+TEST(BertLarge, FlopsFollowSequenceLength) {
+  for (int s : {128, 512}) {
+    Workload w = bert_large(Precision::fp32, s);
+    // Every encoder GEMM weight (QKV 3d^2, output d^2, FFN 2 x 4d^2 = 12 d^2) is applied to s rows;
+    // the pooler to one row.
+    double d = 1024;
+    double expected_macs = 24 * 12 * d * d * s + d * d;
+    EXPECT_DOUBLE_EQ(w.conv_linear_macs(), expected_macs) << s;
+    const Layer& attn = find(w, "encoder.layer.0.attention.core");
+    EXPECT_DOUBLE_EQ(attn.forward_flops, 4.0 * s * s * d + 5.0 * 16 * s * s);
+    EXPECT_EQ(find(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
+  }
+}
+
+TEST(Gpt2Xl, ParamsMatchPublished) {
+  // Radford et al. list 1542M; HuggingFace gpt2-xl counts 1,557,611,200 with the LM head tied to
+  // the token embedding (counted once).
+  Workload w = gpt2_xl(Precision::fp32);
+  EXPECT_NEAR(double(w.total_params()) / 1.557e9, 1.0, 0.01);
+  EXPECT_EQ(w.total_params(), 1'557'611'200);
+  EXPECT_EQ(find(w, "lm_head").params, 0);
+}
+
+TEST(Gpt2Xl, TrainingFlopsNearSixNT) {
+  // Kaplan et al.: training FLOPs ~ 6 x (non-embedding params) x tokens, plus the attention and
+  // the LM head. With s = 1024 the GEMMs alone are exactly 6 N s + 6 s d V.
+  Workload w = gpt2_xl(Precision::fp32, 1024);
+  double d = 1600, s = 1024, V = 50257;
+  double non_embedding_weights = 48 * 12 * d * d;
+  double gemm_training = 0;
+  for (const auto& l : w.layers)
+    if (l.kind == LayerKind::linear) gemm_training += l.forward_flops + l.backward_flops;
+  EXPECT_DOUBLE_EQ(gemm_training, 6 * non_embedding_weights * s + 6 * s * d * V);
+}
+
+TEST(BuiltinModels, RejectSequenceLengthBeyondPositions) {
+  EXPECT_THROW(bert_large(Precision::fp32, 513), dasim::InputError);
+  EXPECT_THROW(gpt2_xl(Precision::fp32, 0), dasim::InputError);
+}
