@@ -303,6 +303,25 @@ def save_figure(figure, path):
         sys.exit(1)
 
 
+def write_text_atomically(path, text):
+    """Writes text under a temporary name and renames it into place (no half-written tables)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    temporary = None
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".csv", dir=directory)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary and os.path.exists(temporary):
+            os.remove(temporary)
+        print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+        sys.exit(1)
+
+
 def log2_gpu_axis(axis, gpu_counts):
     """log2 x axis with one plain-integer tick per power of two spanned by the data."""
     axis.set_xscale("log", base=2)
