@@ -1,0 +1,92 @@
+// Fabric-level behaviour: fat-tree oversubscription under cross-pod load, presets at any size.
+#include "engine/isolated_run.hpp"
+#include "engine/simulation.hpp"
+#include "platform/platform_loader.hpp"
+#include "platform/platform_summary.hpp"
+#include "transfer_probe.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+namespace {
+
+using dasim::platform::load_platform;
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  auto path = std::filesystem::temp_directory_path() / fmt::format("dasim-test-{}-{}", ::getpid(), name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+// 2 pods x `radix` single-GPU nodes on 10 GB/s links with no latency.
+std::string fat_tree_file(int radix, double oversubscription) {
+  return write_temp(fmt::format("ft{}-{}.json", radix, oversubscription), fmt::format(R"({{
+    "nodes": {},
+    "node": {{"gpus": 1, "gpu": {{"model": "test", "speed": "1Tf"}},
+              "nics": [{{"name": "nic", "gpus": [0], "link": {{"bandwidth": "100GBps", "latency": 0}}}}]}},
+    "fabric": {{"topology": "fat_tree", "link": {{"bandwidth": "10GBps", "latency": 0}},
+               "switch_radix": {}, "oversubscription": {}}}
+  }})", 2 * radix, radix, oversubscription));
+}
+
+// Every node of pod 0 sends to its twin in pod 1 and back: 2 x radix flows cross the spine.
+// Each leaf has radix / r uplinks for radix flows each way, so each flow gets B / r.
+TEST(Fabric, FatTreeOversubscriptionGivesOneOverRUnderCrossPodLoad) {
+  const int radix = 8;
+  const double bytes = 1e9, link_Bps = 10e9;
+  for (double r : {1.0, 2.0, 4.0}) {
+    auto spec = load_platform(fat_tree_file(radix, r));
+    std::vector<std::pair<int, int>> flows;
+    for (int i = 0; i < radix; ++i) {
+      flows.push_back({i, radix + i});
+      flows.push_back({radix + i, i});
+    }
+    auto times = dasim::testing::simulate_transfers(spec, flows, bytes);
+    double mean = std::accumulate(times.begin(), times.end(), 0.0) / times.size();
+    double per_flow_Bps = bytes / mean;
+    EXPECT_NEAR(per_flow_Bps, link_Bps / r, link_Bps / r * 0.01) << "oversubscription " << r;
+    for (double t : times) EXPECT_NEAR(t, mean, mean * 0.01) << "uneven spine spreading at r=" << r;
+  }
+}
+
+TEST(Fabric, BisectionBandwidthFollowsTheOversubscription) {
+  auto spec = load_platform(fat_tree_file(8, 2.0));
+  // 16 nodes, 8 cross the cut at 10 GB/s, halved by 2:1 oversubscription.
+  EXPECT_DOUBLE_EQ(dasim::platform::bisection_bandwidth_Bps(spec), 8 * 10e9 / 2);
+}
+
+class PresetSizes : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(PresetSizes, LoadsAndBuildsWithAllGpus) {
+  auto [file, nodes] = GetParam();
+  auto spec = load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + file, nodes);
+  std::string hosts = dasim::engine::run_isolated([&] {
+    dasim::engine::Simulation sim(spec);
+    std::vector<simgrid::s4u::Link*> links;
+    double latency = 0;
+    // The farthest pair must be routable.
+    sim.platform().gpus.front()->route_to(sim.platform().gpus.back(), links, &latency);
+    if (spec.total_gpus() > 1 && links.empty()) throw std::runtime_error("no route");
+    return std::to_string(sim.engine().get_host_count());
+  });
+  EXPECT_EQ(std::stoi(hosts), nodes * spec.gpus_per_node);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPresets, PresetSizes,
+                         ::testing::Combine(::testing::Values("flat-100gbe-64.json", "v100-pcie-25gbe.json",
+                                                              "dgx1-v100-edr.json", "dgx-a100-hdr.json",
+                                                              "dgx-h100-ndr.json"),
+                                            ::testing::Values(1, 2, 128)),
+                         [](const auto& info) {
+                           std::string name = std::get<0>(info.param);
+                           name = name.substr(0, name.find('.'));
+                           for (auto& c : name)
+                             if (c == '-') c = '_';
+                           return name + "_" + std::to_string(std::get<1>(info.param)) + "_nodes";
+                         });
+
+}  // namespace

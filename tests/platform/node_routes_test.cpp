@@ -1,0 +1,43 @@
+// Intra-node routes as pure functions of the spec (no SimGrid), checked on the DGX-1 preset.
+#include "platform/node_routes.hpp"
+#include "platform/platform_loader.hpp"
+#include "platform/platform_summary.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace dasim::platform;
+
+PlatformSpec dgx1() { return load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx1-v100-edr.json", 1); }
+
+TEST(NodeRoutes, Dgx1HybridCubeMeshHasSixNvlinksPerGpu) {
+  auto spec = dgx1();
+  for (int g = 0; g < 8; ++g) {
+    int links = 0;
+    for (const auto& p : spec.nvlink->pairs)
+      if (p.a == g || p.b == g) links += p.links;
+    EXPECT_EQ(links, 6) << "GPU " << g;
+  }
+}
+
+TEST(NodeRoutes, LabelsLikeNvidiaSmiTopo) {
+  auto spec = dgx1();
+  EXPECT_EQ(connection_label(spec, 0, 3), "NV2");
+  EXPECT_EQ(connection_label(spec, 0, 1), "NV1");
+  EXPECT_EQ(connection_label(spec, 0, 5), "SYS");
+  EXPECT_EQ(connection_label(spec, 1, 2), "NV2");
+}
+
+TEST(NodeRoutes, GpuToNicCrossesOnlyItsPcieSwitch) {
+  auto spec = dgx1();
+  auto route = gpu_to_nic_route(spec, 3);  // GPU3 sits under plx1 with mlx5_1
+  ASSERT_EQ(route.size(), 2u);
+  EXPECT_EQ(route[0].name, "pcie-gpu3");
+  EXPECT_EQ(route[1].name, "nic-mlx5_1");
+  auto figures = route_figures(spec, route);
+  EXPECT_DOUBLE_EQ(figures.bandwidth_Bps, 12.5e9);       // EDR below PCIe Gen3 x16
+  EXPECT_NEAR(figures.latency_s, 0.5e-6 + 0.6e-6, 1e-15);  // PCIe hop + EDR preset
+}
+
+}  // namespace
