@@ -36,7 +36,7 @@ def short_label(columns, key):
     values = dict(zip(columns, key))
     schedule, tau, delay = values["schedule"], values["tau"], values["delay"]
     text = {"sgd": "SGD", "local_sgd": f"local τ{tau}", "dasgd": f"DaSGD τ{tau} d{delay}"}[schedule]
-    extra = [str(values[c]) for c in columns[3:]]
+    extra = [results_io.format_value(values[c]) for c in columns[3:]]
     return " ".join([text] + extra)
 
 
@@ -71,7 +71,9 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     axis.set_xticklabels([str(g) for g in gpu_counts])
     axis.set_xlabel("GPUs")
     axis.set_ylabel(f"time per iteration ({unit})")
-    axis.set_ylim(0, top * 1.35)
+    # Room above the tallest bar for its rotated label (about 1.2% of the axis per character).
+    longest_label = max(len(short_label(columns, key)) for key, _ in curves)
+    axis.set_ylim(0, top * (1.2 + 0.015 * longest_label))
     axis.grid(axis="x", visible=False)
     note = results_io.constant_note(rows, ["collective", "batch_per_gpu", "source"])
     axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))

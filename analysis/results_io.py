@@ -73,6 +73,12 @@ def load_results(path, extra_numeric=()):
         frame[column] = _numeric_column(path, frame, column, parse_number)
     for column in extra_numeric:
         frame[column] = _numeric_column(path, frame, column, parse_bandwidth_Bps)
+    for column in frame.columns:
+        if column not in RESULT_COLUMNS and column not in extra_numeric:
+            # Extra sweep columns that are all numbers become numbers, so curves sort 10 < 100.
+            converted = pd.to_numeric(frame[column], errors="coerce")
+            if converted.notna().all():
+                frame[column] = converted
     for column in INTEGER_COLUMNS:
         _check(path, frame, column, lambda v: float(v).is_integer(), "a whole number")
         frame[column] = frame[column].astype(int)
@@ -170,14 +176,14 @@ def curve_label(columns, key):
 
 
 def _phrase(column, value):
-    text = _format_value(value)
+    text = format_value(value)
     templates = {"gpus": "{} GPUs", "nodes": "{} nodes", "batch_per_gpu": "batch {}/GPU",
                  "collective": "collective {}", "source": "{}"}
     return templates.get(column, column + "={}").format(text)
 
 
-def _format_value(value):
-    if isinstance(value, float) and value.is_integer():
+def format_value(value):
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e6:
         return str(int(value))
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -190,7 +196,7 @@ def check_one_row_per_point(path, frame, columns):
     if not duplicated.empty:
         key = duplicated.index[0]
         key = key if isinstance(key, tuple) else (key,)
-        where = ", ".join(f"{c}={_format_value(v)}" for c, v in zip(columns, key))
+        where = ", ".join(f"{c}={format_value(v)}" for c, v in zip(columns, key))
         fail(f"{path}: {int(duplicated.iloc[0])} rows for the same point ({where}); "
              f"keep one row per configuration")
 
