@@ -15,6 +15,9 @@ int main(int argc, char** argv) {
 
   dasim::cli::add_validate_command(app);
   dasim::cli::add_platform_command(app);
+  dasim::cli::add_calibrate_command(app);
+  dasim::cli::add_fit_links_command(app);
+  dasim::cli::add_workload_command(app);
 
   try {
     app.parse(argc, argv);
