@@ -1,0 +1,80 @@
+#include "collectives/collective_benchmark.hpp"
+
+#include "collectives/communicator.hpp"
+#include "common/errors.hpp"
+#include "engine/isolated_run.hpp"
+#include "engine/simulation.hpp"
+
+#include <nlohmann/json.hpp>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::collectives {
+
+std::vector<CollectiveSample> simulate_collective_sweep(const platform::PlatformSpec& spec,
+                                                        const CollectiveOptions& options, Op op,
+                                                        const std::vector<double>& sizes_bytes, int concurrent,
+                                                        const std::function<void(size_t)>& on_size_done) {
+  engine::Simulation sim(spec);
+  Communicator comm(spec, sim.platform(), options);
+  const int p = comm.size();
+  std::vector<double> start(sizes_bytes.size(), 0), finish(sizes_bytes.size(), 0);
+  auto barrier = sg4::Barrier::create(static_cast<unsigned>(p));
+  for (int rank = 0; rank < p; ++rank) {
+    sg4::Actor::create("rank", sim.platform().gpus[size_t(rank)], [&, rank] {
+      for (size_t i = 0; i < sizes_bytes.size(); ++i) {
+        barrier->wait();
+        if (rank == 0) start[i] = sg4::Engine::get_clock();
+        std::vector<PendingCollectivePtr> pending;
+        for (int c = 0; c < concurrent; ++c) pending.push_back(comm.start(rank, op, sizes_bytes[i]));
+        for (auto& pc : pending) {
+          pc->wait();
+          finish[i] = std::max(finish[i], pc->finished_at());
+        }
+        if (rank == 0 && on_size_done) on_size_done(i);
+      }
+    });
+  }
+  sim.engine().run();
+  std::vector<CollectiveSample> samples;
+  for (size_t i = 0; i < sizes_bytes.size(); ++i) {
+    CollectiveSample s;
+    s.bytes = sizes_bytes[i];
+    s.time_s = finish[i] - start[i];
+    s.algbw_Bps = s.time_s > 0 ? s.bytes / s.time_s : 0;
+    s.busbw_Bps = s.algbw_Bps * bus_bandwidth_factor(op, p);
+    samples.push_back(s);
+  }
+  return samples;
+}
+
+std::vector<CollectiveSample> run_collective_sweep(const platform::PlatformSpec& spec,
+                                                   const CollectiveOptions& options, Op op,
+                                                   const std::vector<double>& sizes_bytes, int concurrent) {
+  std::string out = engine::run_isolated([&] {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& s : simulate_collective_sweep(spec, options, op, sizes_bytes, concurrent))
+      j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps});
+    return j.dump();
+  });
+  std::vector<CollectiveSample> samples;
+  for (const auto& row : nlohmann::json::parse(out))
+    samples.push_back({row[0].get<double>(), row[1].get<double>(), row[2].get<double>(), row[3].get<double>()});
+  return samples;
+}
+
+std::vector<double> geometric_sizes(double min_bytes, double max_bytes, double factor) {
+  if (!(min_bytes > 0)) throw InputError("--min-bytes must be > 0");
+  if (max_bytes < min_bytes) throw InputError("--max-bytes must be >= --min-bytes");
+  if (!(factor > 1)) throw InputError("--factor must be > 1");
+  std::vector<double> sizes;
+  for (double s = min_bytes; s <= max_bytes * (1 + 1e-12); s *= factor) sizes.push_back(s);
+  return sizes;
+}
+
+}  // namespace dasim::collectives

@@ -1,0 +1,36 @@
+// Vocabulary of the collective layer: operations, algorithms, the representation (coarse flows or
+// fine-grained messages) and the options a scenario or `dasim collective` passes in.
+#pragma once
+
+#include <string>
+
+namespace dasim::collectives {
+
+enum class Op { allreduce, reduce_scatter, all_gather, broadcast };
+enum class Algorithm { ring, tree, hierarchical };
+
+// coarse: one flow per rank per ring phase (2P flows per allreduce) with the ring's remaining
+//         per-step latency added as a delay: same alpha-beta timing, O(P) events.
+// fine:   every ring step (and every pipelined chunk) is its own message: O(P^2) events.
+enum class Granularity { coarse, fine };
+
+struct CollectiveOptions {
+  Algorithm algorithm = Algorithm::ring;
+  Granularity granularity = Granularity::coarse;
+  int chunks_per_step = 1;          // fine ring: pipelined pieces per ring step
+  double tree_chunk_bytes = 4 << 20;  // tree: pipeline chunk (NCCL-like)
+  int tree_max_chunks = 64;           // tree: cap on pipeline depth (event count)
+  bool reduction_compute = false;     // add reduction time (3 x bytes / memory bandwidth)
+  double memory_bandwidth_Bps = 0;    // used when reduction_compute is on
+};
+
+Op parse_op(const std::string& text);               // throws InputError on an unknown name
+Algorithm parse_algorithm(const std::string& text);  // throws InputError on an unknown name
+const char* to_string(Op op);
+const char* to_string(Algorithm algorithm);
+
+// nccl-tests' bus bandwidth factor for an op on n ranks: allreduce 2(n-1)/n, reduce-scatter and
+// all-gather (n-1)/n, broadcast 1.
+double bus_bandwidth_factor(Op op, int ranks);
+
+}  // namespace dasim::collectives

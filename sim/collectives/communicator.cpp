@@ -1,0 +1,174 @@
+#include "collectives/communicator.hpp"
+
+#include "collectives/collective_instance.hpp"
+#include "collectives/double_binary_tree.hpp"
+#include "collectives/ring_order.hpp"
+#include "common/errors.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <stdexcept>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::collectives {
+
+PendingCollective::PendingCollective(int parts, double started_at)
+    : parts_left_(parts), started_at_(started_at), done_(sg4::Semaphore::create(0)) {
+  if (parts_left_ == 0) {
+    finished_ = true;
+    finished_at_ = started_at;
+  }
+}
+
+void PendingCollective::part_done() {
+  if (--parts_left_ > 0) return;
+  finished_ = true;
+  finished_at_ = sg4::Engine::get_clock();
+  done_->release();
+}
+
+void PendingCollective::wait() {
+  if (finished_) return;
+  done_->acquire();
+  done_->release();  // later waits (or other waiters) return at once
+}
+
+Communicator::Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
+                           CollectiveOptions options)
+    : options_(options),
+      hosts_(platform.gpus),
+      gpus_per_node_(platform.gpus_per_node),
+      nodes_(platform.nodes),
+      flat_order_(flat_ring_order(spec)),
+      calls_(platform.gpus.size(), 0) {
+  flat_ = make_ring({flat_order_});
+  auto cycle = best_intra_node_cycle(spec);
+  std::vector<std::vector<int>> intra, inter(static_cast<size_t>(gpus_per_node_));
+  for (int n = 0; n < nodes_; ++n) {
+    std::vector<int> ring;
+    for (int local : cycle) ring.push_back(n * gpus_per_node_ + local);
+    intra.push_back(std::move(ring));
+    for (int g = 0; g < gpus_per_node_; ++g) inter[size_t(g)].push_back(n * gpus_per_node_ + g);
+  }
+  intra_ = make_ring(intra);
+  inter_ = make_ring(inter);
+}
+
+Communicator::~Communicator() = default;
+
+Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<int>>& rings) const {
+  RingLinks links;
+  links.next.assign(hosts_.size(), -1);
+  links.next_latency_s.assign(hosts_.size(), 0);
+  links.size = rings.empty() ? 1 : static_cast<int>(rings.front().size());
+  for (const auto& ring : rings) {
+    for (size_t i = 0; i < ring.size(); ++i) {
+      int from = ring[i], to = ring[(i + 1) % ring.size()];
+      links.next[size_t(from)] = to;
+      if (from == to) continue;
+      std::vector<sg4::Link*> route;
+      double latency = 0;
+      hosts_[size_t(from)]->route_to(hosts_[size_t(to)], route, &latency);
+      links.next_latency_s[size_t(from)] = latency;
+    }
+  }
+  return links;
+}
+
+std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {
+  uint64_t call = calls_[size_t(rank)]++;
+  auto it = open_.find(call);
+  if (it == open_.end()) it = open_.emplace(call, std::make_shared<CollectiveInstance>(op, bytes, size())).first;
+  auto instance = it->second;
+  if (instance->op != op || instance->bytes != bytes)
+    throw std::logic_error(fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes",
+                                       rank, call, to_string(op), bytes, to_string(instance->op), instance->bytes));
+  if (++instance->started == size()) open_.erase(it);  // every rank joined: its actors hold it now
+  return instance;
+}
+
+PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
+  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
+  if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
+  const double now = sg4::Engine::get_clock();
+  if (size() == 1) return std::make_shared<PendingCollective>(0, now);
+  auto instance = instance_for(rank, op, bytes);
+  sg4::Host* host = hosts_[size_t(rank)];
+  const int p = size();
+
+  auto launch = [&](int parts, std::vector<std::function<void(const PartContext&)>> bodies) {
+    auto pending = std::make_shared<PendingCollective>(parts, now);
+    for (auto& body : bodies)
+      sg4::Actor::create("coll", host, [this, instance, rank, pending, body] {
+        PartContext ctx{*instance, hosts_, options_, rank};
+        body(ctx);
+        pending->part_done();
+      });
+    return pending;
+  };
+
+  const auto& flat = flat_;
+  switch (op) {
+    case Op::reduce_scatter:
+    case Op::all_gather:
+      if (options_.algorithm != Algorithm::ring)
+        throw InputError(fmt::format("{} is implemented with the ring algorithm only", to_string(op)));
+      return launch(1, {[&flat, op, bytes, p](const PartContext& ctx) {
+                      run_ring_phase(ctx, flat.next[size_t(ctx.rank)], flat.next_latency_s[size_t(ctx.rank)], p,
+                                     bytes / p, kRingChannel, op == Op::reduce_scatter);
+                    }});
+    case Op::broadcast: {
+      if (options_.algorithm != Algorithm::ring)
+        throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
+      const bool is_root = rank == flat_order_.front();
+      const bool is_last = rank == flat_order_.back();
+      return launch(1, {[&flat, bytes, is_root, is_last](const PartContext& ctx) {
+                      run_chain_broadcast(ctx, flat.next[size_t(ctx.rank)], is_root, is_last, bytes);
+                    }});
+    }
+    case Op::allreduce: break;
+  }
+
+  switch (options_.algorithm) {
+    case Algorithm::ring:
+      return launch(1, {[&flat, bytes, p](const PartContext& ctx) {
+                      const int next = flat.next[size_t(ctx.rank)];
+                      const double latency = flat.next_latency_s[size_t(ctx.rank)];
+                      run_ring_phase(ctx, next, latency, p, bytes / p, kRingChannel, true);
+                      run_ring_phase(ctx, next, latency, p, bytes / p, kRingChannel, false);
+                    }});
+    case Algorithm::tree: {
+      if (trees_.empty()) trees_ = build_double_binary_tree(flat_order_);
+      const auto& trees = trees_;
+      std::vector<std::function<void(const PartContext&)>> bodies;
+      for (int t = 0; t < 2; ++t) {
+        bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
+        bodies.push_back(
+            [&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
+      }
+      return launch(4, std::move(bodies));
+    }
+    case Algorithm::hierarchical: {
+      const auto& intra = intra_;
+      const auto& inter = inter_;
+      const int g = gpus_per_node_, n = nodes_;
+      return launch(1, {[&intra, &inter, bytes, g, n](const PartContext& ctx) {
+                      const size_t r = size_t(ctx.rank);
+                      // Reduce-scatter inside the node, allreduce of 1/G of the buffer across
+                      // nodes on this GPU's rail, all-gather inside the node.
+                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true);
+                      const double share = bytes / g / n;
+                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true);
+                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false);
+                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false);
+                    }});
+    }
+  }
+  throw std::logic_error("unhandled collective algorithm");
+}
+
+}  // namespace dasim::collectives

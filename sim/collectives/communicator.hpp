@@ -1,0 +1,81 @@
+// The asynchronous collective API a worker actor uses:
+//
+//   auto pending = comm.start(rank, Op::allreduce, bucket_bytes);  // returns at once
+//   ... keep computing (exec on the GPU host) ...
+//   pending->wait();                                                // or pending->test()
+//
+// Each rank's part of a collective runs in helper actors on that rank's GPU host and moves real
+// SimGrid flows over the platform's routes, so PCIe, NVLink, NIC and fabric contention (including
+// between several collectives in flight) is modelled. Every rank must start the same sequence of
+// collectives (SPMD): the k-th start of each rank belongs to the same collective.
+#pragma once
+
+#include "collectives/collective_types.hpp"
+#include "collectives/double_binary_tree.hpp"
+#include "platform/platform_builder.hpp"
+#include "platform/platform_spec.hpp"
+
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace dasim::collectives {
+
+class PendingCollective {
+ public:
+  explicit PendingCollective(int parts, double started_at);
+  bool test() const { return finished_; }
+  void wait();  // blocks the calling actor until this rank holds its result
+  double started_at() const { return started_at_; }
+  double finished_at() const { return finished_at_; }
+
+  void part_done();  // called by this rank's helper actors
+
+ private:
+  int parts_left_;
+  bool finished_ = false;
+  double started_at_;
+  double finished_at_ = -1;
+  simgrid::s4u::SemaphorePtr done_;
+};
+using PendingCollectivePtr = std::shared_ptr<PendingCollective>;
+
+class Communicator {
+ public:
+  Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
+               CollectiveOptions options);
+  ~Communicator();
+
+  int size() const { return static_cast<int>(hosts_.size()); }
+  const CollectiveOptions& options() const { return options_; }
+
+  // Starts `rank`'s part of a collective over all ranks (bytes: the full buffer, as nccl-tests
+  // counts it). Must be called from an actor; returns immediately.
+  PendingCollectivePtr start(int rank, Op op, double bytes);
+
+  // Ring neighbours: next rank and the latency of the route to it, per ring kind.
+  struct RingLinks {
+    std::vector<int> next;
+    std::vector<double> next_latency_s;
+    int size = 1;
+  };
+
+ private:
+  std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);
+  RingLinks make_ring(const std::vector<std::vector<int>>& rings) const;
+
+  CollectiveOptions options_;
+  std::vector<simgrid::s4u::Host*> hosts_;
+  int gpus_per_node_ = 1;
+  int nodes_ = 1;
+  RingLinks flat_, intra_, inter_;
+  std::vector<int> flat_order_;
+  std::vector<BinaryTree> trees_;  // built on first tree allreduce
+  std::vector<uint64_t> calls_;  // per rank: collectives started so far
+  std::map<uint64_t, std::shared_ptr<CollectiveInstance>> open_;
+};
+
+}  // namespace dasim::collectives

@@ -1,0 +1,84 @@
+// Ring allreduce on the closed-form reference platform against the alpha-beta model
+//   T = 2(P-1)/P x S/B + 2(P-1) x alpha,  B = 12.5e9 B/s, alpha = 2 us (NIC 1 us each side).
+#include "collectives/collective_benchmark.hpp"
+#include "platform/platform_loader.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace dasim::collectives;
+
+constexpr double kLinkBps = 12.5e9;
+constexpr double kAlpha = 2e-6;
+
+dasim::platform::PlatformSpec flat(int nodes) {
+  return dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", nodes);
+}
+
+double alpha_beta_ring(int p, double bytes) { return 2.0 * (p - 1) / p * bytes / kLinkBps + 2.0 * (p - 1) * kAlpha; }
+
+class RingClosedForm : public ::testing::TestWithParam<int> {};
+
+TEST_P(RingClosedForm, MatchesAlphaBetaWithinOnePercentFrom1KiBTo1GiB) {
+  const int p = GetParam();
+  std::vector<double> sizes = geometric_sizes(1024, 1024.0 * 1024 * 1024, 32);  // 1 KiB, 32 KiB, ... 1 GiB
+  auto samples = run_collective_sweep(flat(p), CollectiveOptions{}, Op::allreduce, sizes);
+  ASSERT_EQ(samples.size(), sizes.size());
+  for (const auto& s : samples) {
+    double expected = alpha_beta_ring(p, s.bytes);
+    EXPECT_NEAR(s.time_s, expected, 0.01 * expected) << "P=" << p << " S=" << s.bytes;
+  }
+  // At 1 GiB the bus bandwidth approaches the link bandwidth.
+  EXPECT_NEAR(samples.back().busbw_Bps, kLinkBps, 0.02 * kLinkBps);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, RingClosedForm, ::testing::Values(2, 8, 64));
+
+TEST(RingAllreduce, FineGrainedMessagesAgreeWithCoarseFlows) {
+  for (int p : {4, 16}) {
+    std::vector<double> sizes{4096, 1 << 20, 64 << 20};
+    CollectiveOptions fine;
+    fine.granularity = Granularity::fine;
+    auto coarse_samples = run_collective_sweep(flat(p), CollectiveOptions{}, Op::allreduce, sizes);
+    auto fine_samples = run_collective_sweep(flat(p), fine, Op::allreduce, sizes);
+    for (size_t i = 0; i < sizes.size(); ++i)
+      EXPECT_NEAR(coarse_samples[i].time_s, fine_samples[i].time_s, 0.02 * fine_samples[i].time_s)
+          << "P=" << p << " S=" << sizes[i];
+    // The fine form is also the closed form.
+    EXPECT_NEAR(fine_samples[2].time_s, alpha_beta_ring(p, sizes[2]), 0.01 * alpha_beta_ring(p, sizes[2]));
+  }
+}
+
+TEST(RingAllreduce, TwoConcurrentAllreducesOnTheSameLinksEachTakeTwiceAsLong) {
+  const double bytes = 256e6;
+  auto one = run_collective_sweep(flat(8), CollectiveOptions{}, Op::allreduce, {bytes}, 1);
+  auto two = run_collective_sweep(flat(8), CollectiveOptions{}, Op::allreduce, {bytes}, 2);
+  EXPECT_NEAR(two[0].time_s / one[0].time_s, 2.0, 0.05);
+}
+
+TEST(RingAllreduce, ReduceScatterAndAllGatherAreHalfAnAllreduce) {
+  const int p = 8;
+  const double bytes = 128e6;
+  double half = (p - 1.0) / p * bytes / kLinkBps + (p - 1) * kAlpha;
+  for (Op op : {Op::reduce_scatter, Op::all_gather}) {
+    auto s = run_collective_sweep(flat(p), CollectiveOptions{}, op, {bytes});
+    EXPECT_NEAR(s[0].time_s, half, 0.01 * half) << to_string(op);
+    EXPECT_NEAR(s[0].busbw_Bps, kLinkBps, 0.02 * kLinkBps);
+  }
+}
+
+TEST(RingAllreduce, ReductionComputeAddsBytesOverMemoryBandwidth) {
+  const int p = 4;
+  const double bytes = 64e6;
+  CollectiveOptions with;
+  with.reduction_compute = true;
+  with.memory_bandwidth_Bps = 900e9;
+  auto base = run_collective_sweep(flat(p), CollectiveOptions{}, Op::allreduce, {bytes});
+  auto reduced = run_collective_sweep(flat(p), with, Op::allreduce, {bytes});
+  // (P-1) reduce-scatter steps, each reducing S/P: read 2, write 1 -> 3 x S/P / 900e9.
+  double extra = (p - 1) * 3 * (bytes / p) / 900e9;
+  EXPECT_NEAR(reduced[0].time_s - base[0].time_s, extra, 0.01 * extra);
+}
+
+}  // namespace
