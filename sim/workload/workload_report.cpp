@@ -1,0 +1,109 @@
+// Text and JSON reports of a workload (see workload_report.hpp).
+#include "workload/workload_report.hpp"
+
+#include "common/units.hpp"
+#include "workload/buckets.hpp"
+#include "workload/shape_key.hpp"
+
+#include <fmt/format.h>
+
+namespace dasim::workload {
+namespace {
+
+double cap_of(const ReportOptions& options) {
+  return options.bucket_cap_bytes > 0 ? options.bucket_cap_bytes : kDdpDefaultBucketCapBytes;
+}
+
+std::string shape_of(const Layer& l) {
+  if (l.conv) return conv_shape_key(*l.conv);
+  if (l.gemm) return gemm_shape_key(*l.gemm);
+  return "";
+}
+
+}  // namespace
+
+std::string render_workload_table(const Workload& w, const ReportOptions& options) {
+  std::string out = fmt::format("workload {} ({}), precision {}, per {}{}\n\n", w.name, w.origin,
+                                to_string(w.precision), w.sample_name,
+                                w.sequence_length > 0 ? fmt::format(" of {} tokens", w.sequence_length) : "");
+  out += fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12} {:>12} {:>11}  {}\n", "#", "layer", "kind", "params",
+                     "fwd GFLOP", "bwd GFLOP", "act MiB", "shape / measured");
+  for (size_t i = 0; i < w.layers.size(); ++i) {
+    const Layer& l = w.layers[i];
+    std::string extra = shape_of(l);
+    if (l.forward_time_s)
+      extra += fmt::format("{}fwd {} bwd {} @ batch {}", extra.empty() ? "" : " ",
+                           units::format_time(*l.forward_time_s), units::format_time(*l.backward_time_s),
+                           l.measured_batch);
+    out += fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12.4f} {:>12.4f} {:>11.3f}  {}\n", i, l.name,
+                       to_string(l.kind), l.params, l.forward_flops / 1e9, l.backward_flops / 1e9,
+                       l.activation_bytes / (1024.0 * 1024.0), extra);
+  }
+  out += fmt::format("\nlayers                   {}\n", w.layers.size());
+  out += fmt::format("parameters               {}\n", w.total_params());
+  out += fmt::format("gradient bytes           {:.0f} ({})\n", w.gradient_bytes(),
+                     units::format_bytes(w.gradient_bytes()));
+  out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
+  out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
+  out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
+  out += fmt::format("training GFLOP/batch {:<4} {:.4f}\n", options.batch,
+                     (w.forward_flops() + w.backward_flops()) * options.batch / 1e9);
+  out += fmt::format("activation MiB/batch {:<4} {:.2f}\n", options.batch,
+                     w.activation_bytes() * options.batch / (1024.0 * 1024.0));
+
+  auto buckets = plan_buckets(w, cap_of(options));
+  out += fmt::format("\nDDP buckets (cap {:.0f} bytes = {}): {}\n", cap_of(options),
+                     units::format_bytes(cap_of(options)), buckets.size());
+  out += fmt::format("{:>4}  {:>14} {:>12}  {}\n", "#", "bytes", "params", "layers (ready after the first)");
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    const Bucket& b = buckets[i];
+    out += fmt::format("{:>4}  {:>14.0f} {:>12}  {} .. {}\n", i, b.bytes, b.params,
+                       w.layers[b.first_layer].name, w.layers[b.last_layer].name);
+  }
+  return out;
+}
+
+nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptions& options) {
+  using oj = nlohmann::ordered_json;
+  oj layers = oj::array();
+  for (const auto& l : w.layers) {
+    oj j{{"name", l.name},
+         {"kind", to_string(l.kind)},
+         {"params", l.params},
+         {"forward_flops", l.forward_flops},
+         {"backward_flops", l.backward_flops},
+         {"activation_bytes", l.activation_bytes}};
+    if (!shape_of(l).empty()) j["shape_key"] = shape_of(l);
+    if (l.forward_time_s) {
+      j["forward_time_s"] = *l.forward_time_s;
+      j["backward_time_s"] = *l.backward_time_s;
+    }
+    layers.push_back(std::move(j));
+  }
+  oj buckets = oj::array();
+  for (const auto& b : plan_buckets(w, cap_of(options)))
+    buckets.push_back({{"bytes", b.bytes},
+                       {"params", b.params},
+                       {"first_layer", w.layers[b.first_layer].name},
+                       {"last_layer", w.layers[b.last_layer].name},
+                       {"ready_after_layer", b.ready_after_layer}});
+  oj out{{"name", w.name},
+         {"origin", w.origin},
+         {"precision", to_string(w.precision)},
+         {"sample_name", w.sample_name},
+         {"sequence_length", w.sequence_length},
+         {"batch", options.batch},
+         {"params", w.total_params()},
+         {"gradient_bytes", w.gradient_bytes()},
+         {"conv_linear_macs_per_sample", w.conv_linear_macs()},
+         {"forward_flops_per_sample", w.forward_flops()},
+         {"backward_flops_per_sample", w.backward_flops()},
+         {"training_flops_per_batch", (w.forward_flops() + w.backward_flops()) * options.batch},
+         {"activation_bytes_per_batch", w.activation_bytes() * options.batch},
+         {"bucket_cap_bytes", cap_of(options)},
+         {"buckets", buckets},
+         {"layers", layers}};
+  return out;
+}
+
+}  // namespace dasim::workload
