@@ -1,0 +1,150 @@
+// CLI11 parsing and cross-field validation of dasim-train's arguments (see options.hpp).
+#include "options.hpp"
+
+#include "common/errors.hpp"
+#include "common/units.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace dasim::executor {
+namespace {
+
+std::vector<int> parse_widths(const std::string& text) {
+  std::vector<int> widths;
+  if (text.empty() || text == "none") return widths;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || value <= 0)
+      throw InputError(
+          "--hidden: expected comma-separated positive layer widths (e.g. 256,256) or 'none', got '" + text +
+          "'");
+    widths.push_back(value);
+  }
+  return widths;
+}
+
+}  // namespace
+
+ParsedOptions parse_train_options(int argc, const char* const* argv) {
+  TrainOptions o;
+  CLI::App app{"dasim-train: real data-parallel training of an MLP over MPI with sgd, local_sgd or dasgd"};
+  std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB";
+  std::optional<int> tau, delay;
+  int64_t seed = 1;
+  app.add_option("--schedule", schedule, "sgd | local_sgd | dasgd")
+      ->check(CLI::IsMember({"sgd", "local_sgd", "dasgd"}));
+  app.add_option("--tau", tau, "local steps between averagings (local_sgd, dasgd; default 4)");
+  app.add_option("--delay", delay, "dasgd: steps the average is in flight, 0 <= d <= tau (default 1)");
+  app.add_option("--hidden", hidden, "hidden layer widths, comma-separated, or 'none'")
+      ->capture_default_str();
+  app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
+  app.add_option("--lr", o.lr, "learning rate")->capture_default_str();
+  app.add_option("--steps", o.steps, "training steps")->capture_default_str();
+  app.add_option("--seed", seed, "seed of data and initial weights")->capture_default_str();
+  app.add_option("--features", o.synthetic.features, "synthetic task: input features")->capture_default_str();
+  app.add_option("--classes", o.synthetic.classes, "synthetic task: classes")->capture_default_str();
+  app.add_option("--samples", o.synthetic.samples, "synthetic task: samples over all ranks")
+      ->capture_default_str();
+  app.add_option("--noise", o.synthetic.noise, "synthetic task: sample spread around the class centre")
+      ->capture_default_str();
+  app.add_option("--mnist-images", o.mnist_images,
+                 "IDX images file (with --mnist-labels) instead of synthetic data");
+  app.add_option("--mnist-labels", o.mnist_labels, "IDX labels file");
+  app.add_option("--bucket", bucket, "sgd gradient bucket size (e.g. 256KiB, 25MB)")->capture_default_str();
+  app.add_option("--target-loss", o.target_loss, "loss to reach (moving average over --target-window steps)")
+      ->capture_default_str();
+  app.add_option("--target-window", o.target_window, "steps in the loss moving average")
+      ->capture_default_str();
+  app.add_option("--warmup-steps", o.warmup_steps, "steps excluded from timing statistics")
+      ->capture_default_str();
+  app.add_option("-o,--output", o.output, "result JSON (rank 0 writes it)")->capture_default_str();
+  app.add_option("--csv", o.csv, "result rows as CSV (default: --output with .csv)");
+  app.add_option("--profile", o.profile, "write the per-layer times as a dasim workload JSON");
+  app.add_option("--scenario", o.scenario, "scenario name in the result row")->capture_default_str();
+  app.add_option("--baseline-throughput", o.baseline_throughput,
+                 "samples/s of the 1-rank run, to fill speedup and efficiency");
+  app.add_flag("--check-consistency", o.check_consistency,
+               "compare a hash of every rank's weights after every step with what the schedule implies");
+  app.add_flag("--verify", o.verify, "rank 0 reruns the schedule serially and compares weights and losses");
+  app.add_option("--blas-threads", o.blas_threads, "OpenBLAS threads per rank")->capture_default_str();
+  app.add_option("--comm-timeout", o.comm_timeout_s,
+                 "seconds a blocking communication may take before the rank "
+                 "gives up (a peer died or hangs)")
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, app.help()};
+  } catch (const CLI::ParseError& e) {
+    throw InputError(std::string("dasim-train: ") + e.what() + " (see --help)");
+  }
+
+  auto bad = [](const std::string& what) { throw InputError("dasim-train: " + what); };
+  o.schedule.kind = schedule == "sgd"         ? ScheduleKind::sgd
+                    : schedule == "local_sgd" ? ScheduleKind::local_sgd
+                                              : ScheduleKind::dasgd;
+  if (o.schedule.kind == ScheduleKind::sgd) {
+    if (tau.value_or(1) != 1 || delay.value_or(0) != 0)
+      bad("--tau/--delay: sgd averages every step (tau 1, delay 0)");
+  } else {
+    o.schedule.tau = tau.value_or(4);
+    if (o.schedule.tau < 1) bad(fmt::format("--tau: expected an integer >= 1, got {}", o.schedule.tau));
+    if (o.schedule.kind == ScheduleKind::local_sgd) {
+      if (delay.value_or(0) != 0) bad("--delay: local_sgd averages without delay (use dasgd)");
+    } else {
+      o.schedule.delay = delay.value_or(1);
+      if (o.schedule.delay < 0 || o.schedule.delay > o.schedule.tau)
+        bad(fmt::format("--delay: expected 0 <= delay <= tau ({}), got {}", o.schedule.tau,
+                        o.schedule.delay));
+    }
+  }
+  o.hidden = parse_widths(hidden);
+  try {
+    o.bucket_bytes = units::parse_bytes(bucket);
+  } catch (const std::exception& e) {
+    bad(std::string("--bucket: ") + e.what());
+  }
+  if (!(o.bucket_bytes > 0)) bad("--bucket: expected a size > 0");
+  if (o.batch < 1) bad(fmt::format("--batch: expected an integer >= 1, got {}", o.batch));
+  if (!(o.lr > 0) || !std::isfinite(o.lr)) bad("--lr: expected a finite learning rate > 0");
+  if (o.steps < 1) bad(fmt::format("--steps: expected an integer >= 1, got {}", o.steps));
+  if (seed < 0) bad("--seed: expected an integer >= 0");
+  o.synthetic.seed = static_cast<uint64_t>(seed);
+  o.seed = static_cast<uint64_t>(seed);
+  if (o.synthetic.features < 1) bad("--features: expected an integer >= 1");
+  if (o.synthetic.classes < 2) bad("--classes: expected an integer >= 2");
+  if (o.synthetic.samples < 1) bad("--samples: expected an integer >= 1");
+  if (!(o.synthetic.noise >= 0) || !std::isfinite(o.synthetic.noise))
+    bad("--noise: expected a finite number >= 0");
+  if (o.mnist_images.empty() != o.mnist_labels.empty()) bad("--mnist-images and --mnist-labels go together");
+  if (!(o.target_loss > 0)) bad("--target-loss: expected a loss > 0");
+  if (o.target_window < 1) bad("--target-window: expected an integer >= 1");
+  if (o.warmup_steps < 0 || o.warmup_steps >= o.steps)
+    bad(fmt::format("--warmup-steps: expected 0 <= warmup < steps ({}), got {}", o.steps, o.warmup_steps));
+  if (o.output.empty()) bad("--output: expected a file name");
+  if (o.baseline_throughput < 0) bad("--baseline-throughput: expected samples/s >= 0");
+  if (o.blas_threads < 1) bad("--blas-threads: expected an integer >= 1");
+  if (!(o.comm_timeout_s > 0)) bad("--comm-timeout: expected seconds > 0");
+  if (o.csv.empty()) {
+    const auto dot = o.output.rfind('.');
+    const auto slash = o.output.rfind('/');
+    const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+    o.csv = (has_ext ? o.output.substr(0, dot) : o.output) + ".csv";
+  }
+  return {o, ""};
+}
+
+}  // namespace dasim::executor

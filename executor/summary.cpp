@@ -1,0 +1,201 @@
+// Result row, output JSON and profile JSON of a dasim-train run (see summary.hpp).
+#include "summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace dasim::executor {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::vector<double> mean_over_ranks(const std::vector<std::vector<StepRecord>>& per_rank,
+                                    double StepRecord::*field) {
+  std::vector<double> mean(per_rank.front().size(), 0.0);
+  for (const auto& steps : per_rank)
+    for (size_t k = 0; k < steps.size(); ++k) mean[k] += steps[k].*field / per_rank.size();
+  return mean;
+}
+
+std::optional<int> steps_to_target(const std::vector<double>& loss_curve, double target, int window) {
+  double sum = 0;
+  for (size_t k = 0; k < loss_curve.size(); ++k) {
+    sum += loss_curve[k];
+    if (k >= static_cast<size_t>(window)) sum -= loss_curve[k - window];
+    if (k + 1 >= static_cast<size_t>(window) && sum / window <= target) return static_cast<int>(k + 1);
+  }
+  return std::nullopt;
+}
+
+std::string model_name(const std::vector<int>& widths) {
+  return fmt::format("mlp-{}", fmt::join(widths, "x"));
+}
+
+std::string platform_name(const std::vector<std::string>& hosts) {
+  std::vector<std::string> distinct;
+  for (const auto& h : hosts)
+    if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+  return fmt::format("{}", fmt::join(distinct, "+"));
+}
+
+namespace {
+
+// Per step: the slowest rank's wall time (the step ends for the cluster when its last rank is done).
+std::vector<double> slowest_wall(const std::vector<std::vector<StepRecord>>& per_rank) {
+  std::vector<double> wall(per_rank.front().size(), 0.0);
+  for (const auto& steps : per_rank)
+    for (size_t k = 0; k < steps.size(); ++k) wall[k] = std::max(wall[k], steps[k].wall_s);
+  return wall;
+}
+
+double steady_mean(const std::vector<double>& values, int warmup) {
+  double sum = 0;
+  for (size_t k = warmup; k < values.size(); ++k) sum += values[k];
+  return sum / static_cast<double>(values.size() - warmup);
+}
+
+}  // namespace
+
+report::ResultRow make_result_row(const RunDescription& run,
+                                  const std::vector<std::vector<StepRecord>>& per_rank) {
+  const auto& o = run.options;
+  report::ResultRow row;
+  row.scenario = o.scenario;
+  row.platform = platform_name(run.hosts);
+  row.workload = model_name(run.widths);
+  row.schedule = to_string(o.schedule.kind);
+  row.tau = o.schedule.tau;
+  row.delay = o.schedule.delay;
+  row.collective = "mpi";
+  row.nodes = static_cast<int>(std::set<std::string>(run.hosts.begin(), run.hosts.end()).size());
+  row.gpus = run.ranks;
+  row.batch_per_gpu = o.batch;
+  row.iter_time_s = steady_mean(slowest_wall(per_rank), o.warmup_steps);
+  row.throughput_samples_s = static_cast<double>(o.batch) * run.ranks / row.iter_time_s;
+  if (run.ranks == 1) {
+    row.speedup = row.efficiency = 1.0;
+  } else if (o.baseline_throughput > 0) {
+    row.speedup = row.throughput_samples_s / o.baseline_throughput;
+    row.efficiency = row.speedup / run.ranks;
+  }
+  row.compute_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::compute_s), o.warmup_steps);
+  row.comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::comm_s), o.warmup_steps);
+  row.exposed_comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::exposed_s), o.warmup_steps);
+  row.source = "measured";
+  row.calibration = "measured";
+  const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
+  const auto reached = steps_to_target(loss, o.target_loss, o.target_window);
+  row.extra = {{"steps_to_target", reached ? std::to_string(*reached) : ""},
+               {"final_loss", fmt::format("{:.6g}", loss.back())}};
+  return row;
+}
+
+nlohmann::ordered_json make_output(const RunDescription& run,
+                                   const std::vector<std::vector<StepRecord>>& per_rank, double wall_time_s) {
+  const auto& o = run.options;
+  nlohmann::ordered_json config;
+  config["model"] = model_name(run.widths);
+  config["layer_widths"] = run.widths;
+  config["params"] = run.params;
+  config["precision"] = "fp32";
+  config["schedule"] = to_string(o.schedule.kind);
+  config["tau"] = o.schedule.tau;
+  config["delay"] = o.schedule.delay;
+  config["batch_per_rank"] = o.batch;
+  config["lr"] = o.lr;
+  config["steps"] = o.steps;
+  config["warmup_steps"] = o.warmup_steps;
+  config["seed"] = o.seed;
+  config["ranks"] = run.ranks;
+  config["hosts"] = run.hosts;
+  config["dataset"] = run.dataset;
+  config["mpi_library"] = run.mpi_library;
+  config["blas"] = run.blas;
+  config["blas_threads_per_rank"] = o.blas_threads;
+  config["bucket_bytes"] = o.bucket_bytes;
+  auto buckets = nlohmann::ordered_json::array();
+  for (const auto& b : run.buckets)
+    buckets.push_back({{"layers", {b.first_layer, b.last_layer}}, {"bytes", b.count * 4}});
+  config["buckets"] = buckets;
+
+  const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
+  const auto wall = slowest_wall(per_rank);
+  const auto reached = steps_to_target(loss, o.target_loss, o.target_window);
+  nlohmann::ordered_json target;
+  target["target_loss"] = o.target_loss;
+  target["window_steps"] = o.target_window;
+  target["reached"] = reached.has_value();
+  if (reached) {
+    double t = 0;
+    for (int k = 0; k < *reached; ++k) t += wall[k];
+    target["steps"] = *reached;
+    target["wall_time_s"] = t;
+  }
+
+  nlohmann::ordered_json out;
+  out["tool"] = "dasim-train";
+  out["config"] = config;
+  out["results"] = report::to_json(std::vector<report::ResultRow>{make_result_row(run, per_rank)});
+  out["target"] = target;
+  out["wall_time_s"] = wall_time_s;
+  out["loss_curve"] = loss;
+  auto ranks = nlohmann::ordered_json::array();
+  for (size_t r = 0; r < per_rank.size(); ++r) {
+    nlohmann::ordered_json entry;
+    entry["rank"] = r;
+    entry["host"] = run.hosts[r];
+    for (auto [name, field] :
+         {std::pair{"loss", &StepRecord::loss}, std::pair{"wall_s", &StepRecord::wall_s},
+          std::pair{"compute_s", &StepRecord::compute_s}, std::pair{"comm_s", &StepRecord::comm_s},
+          std::pair{"exposed_s", &StepRecord::exposed_s}}) {
+      std::vector<double> series;
+      for (const auto& s : per_rank[r]) series.push_back(s.*field);
+      entry[name] = series;
+    }
+    ranks.push_back(entry);
+  }
+  out["per_rank_steps"] = ranks;
+  out["consistency_checks"] = run.consistency_checks;
+  if (!run.verify.is_null()) out["verify"] = run.verify;
+  return out;
+}
+
+nlohmann::ordered_json make_profile(const std::vector<int>& widths, int batch, int warmup_steps,
+                                    const std::vector<std::vector<double>>& forward_s,
+                                    const std::vector<std::vector<double>>& backward_s,
+                                    const std::string& source) {
+  nlohmann::ordered_json profile;
+  profile["name"] = model_name(widths);
+  profile["precision"] = "fp32";
+  profile["measured_batch"] = batch;
+  auto layers = nlohmann::ordered_json::array();
+  for (size_t l = 0; l + 1 < widths.size(); ++l) {
+    const double in = widths[l], out = widths[l + 1];
+    std::vector<double> f, b;
+    for (size_t k = warmup_steps; k < forward_s.size(); ++k) {
+      f.push_back(forward_s[k][l]);
+      b.push_back(backward_s[k][l]);
+    }
+    nlohmann::ordered_json layer;
+    layer["name"] = fmt::format("fc{}", l + 1);
+    layer["kind"] = "linear";
+    layer["params"] = static_cast<int64_t>(in * out + out);
+    layer["forward_flops"] = 2 * in * out;                  // multiply-add = 2 FLOPs, per sample
+    layer["backward_flops"] = (l == 0 ? 2 : 4) * in * out;  // weight gradient (+ input gradient)
+    layer["activation_bytes"] = 4 * (in + out);             // fp32 input read + output written
+    layer["forward_time_s"] = median(f);
+    layer["backward_time_s"] = median(b);
+    layers.push_back(layer);
+  }
+  profile["layers"] = layers;
+  profile["source"] = source;
+  return profile;
+}
+
+}  // namespace dasim::executor

@@ -1,0 +1,63 @@
+// Turns the per-rank step records of a run into what dasim-train writes: the result row in the
+// shared schema (source = measured), the loss curve, steps and wall time to the target loss, the
+// run's configuration, and the --profile workload JSON. Pure functions, so they are unit-tested
+// without MPI.
+#pragma once
+
+#include "options.hpp"
+#include "report/result_row.hpp"
+#include "step_record.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dasim::executor {
+
+struct RunDescription {
+  TrainOptions options;
+  std::vector<int> widths;
+  int64_t params = 0;
+  int ranks = 1;
+  std::vector<std::string> hosts;  // per rank
+  std::string mpi_library;
+  std::string blas;
+  std::string dataset;
+  std::vector<Bucket> buckets;
+  int consistency_checks = 0;
+  nlohmann::ordered_json verify;  // null unless --verify ran
+};
+
+double median(std::vector<double> values);
+
+// Mean over ranks, per step. `per_rank[r][k]`.
+std::vector<double> mean_over_ranks(const std::vector<std::vector<StepRecord>>& per_rank,
+                                    double StepRecord::*field);
+
+// First step (1-based) at which the mean loss over the last `window` steps is <= target.
+std::optional<int> steps_to_target(const std::vector<double>& loss_curve, double target, int window);
+
+// Name of the model, e.g. "mlp-64x256x256x10".
+std::string model_name(const std::vector<int>& widths);
+
+// Distinct host names in rank order, joined with "+".
+std::string platform_name(const std::vector<std::string>& hosts);
+
+// Steady-state statistics (steps after warmup): iteration time is the mean over steps of the
+// slowest rank's step time; compute, comm and exposed are means over ranks and steps.
+report::ResultRow make_result_row(const RunDescription& run,
+                                  const std::vector<std::vector<StepRecord>>& per_rank);
+
+nlohmann::ordered_json make_output(const RunDescription& run,
+                                   const std::vector<std::vector<StepRecord>>& per_rank, double wall_time_s);
+
+// Workload JSON of the model at the run's batch: per-layer FLOPs and bytes per sample from the
+// widths, times as the median over the post-warmup steps of `forward_s[step][layer]`.
+nlohmann::ordered_json make_profile(const std::vector<int>& widths, int batch, int warmup_steps,
+                                    const std::vector<std::vector<double>>& forward_s,
+                                    const std::vector<std::vector<double>>& backward_s,
+                                    const std::string& source);
+
+}  // namespace dasim::executor

@@ -1,0 +1,16 @@
+# Shared by tests/cli/executor_*.sh: how to launch dasim-train under MPI in ctest (2 ranks on a
+# machine that may have fewer cores, as root in CI) and how to read its JSON output.
+BIN="$1"
+SRC="$2"
+TRAIN="$BIN/dasim-train"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+PY=/usr/bin/python3
+export OMPI_MCA_rmaps_base_oversubscribe=1
+mpi2() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$TRAIN" "$@"; }
+mpi1() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$TRAIN" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# json FILE EXPR: prints the Python expression EXPR evaluated with d = the parsed file.
+json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# A small, quick task every schedule learns within the step budget.
+TASK=(--features 64 --classes 10 --samples 4096 --noise 1.5 --hidden 64,64 --batch 32 --lr 0.1 --quiet)

@@ -1,0 +1,64 @@
+// Output arithmetic: steps to target by moving average, medians, the measured result row (slowest
+// rank per step, warm-up excluded) and the profile's per-sample FLOP counts, on hand-made numbers.
+#include "summary.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim::executor;
+
+TEST(Summary, StepsToTargetUsesTheMovingAverage) {
+  const std::vector<double> loss{3, 2, 1, 0.5, 0.4, 0.1};
+  EXPECT_EQ(steps_to_target(loss, 1.0, 1), 3);
+  EXPECT_EQ(steps_to_target(loss, 0.5, 2), 5);  // (0.5 + 0.4) / 2 = 0.45 at step 5; step 4 averages 0.75
+  EXPECT_FALSE(steps_to_target(loss, 0.01, 2).has_value());
+  EXPECT_FALSE(steps_to_target(loss, 10, 7).has_value());  // window longer than the run
+}
+
+TEST(Summary, Median) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
+}
+
+TEST(Summary, ResultRowFromTwoRanks) {
+  RunDescription run;
+  run.options.batch = 10;
+  run.options.warmup_steps = 1;
+  run.options.target_loss = 1.5;
+  run.options.target_window = 1;
+  run.options.schedule = {ScheduleKind::dasgd, 4, 2};
+  run.options.baseline_throughput = 100;
+  run.widths = {4, 3};
+  run.ranks = 2;
+  run.hosts = {"a", "a"};
+  // step: loss, wall, compute, comm, exposed
+  std::vector<std::vector<StepRecord>> per_rank{
+      {{2, 9, 9, 0, 0}, {1, 0.1, 0.08, 0.05, 0.02}, {1, 0.3, 0.2, 0, 0.1}},
+      {{2, 9, 9, 0, 0}, {2, 0.2, 0.1, 0.05, 0.04}, {1, 0.1, 0.1, 0, 0}}};
+  const auto row = make_result_row(run, per_rank);
+  EXPECT_EQ(row.workload, "mlp-4x3");
+  EXPECT_EQ(row.platform, "a");
+  EXPECT_EQ(row.nodes, 1);
+  EXPECT_EQ(row.gpus, 2);
+  EXPECT_EQ(row.schedule, "dasgd");
+  EXPECT_EQ(row.delay, 2);
+  EXPECT_EQ(row.source, "measured");
+  EXPECT_DOUBLE_EQ(row.iter_time_s, (0.2 + 0.3) / 2);     // slowest rank per step, step 1 excluded
+  EXPECT_DOUBLE_EQ(row.throughput_samples_s, 20 / 0.25);  // 2 ranks x 10 samples per 0.25 s
+  EXPECT_DOUBLE_EQ(row.speedup, 0.8);
+  EXPECT_DOUBLE_EQ(row.efficiency, 0.4);
+  EXPECT_DOUBLE_EQ(row.compute_s, (0.09 + 0.15) / 2);
+  EXPECT_DOUBLE_EQ(row.exposed_comm_s, (0.03 + 0.05) / 2);
+  EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
+}
+
+TEST(Summary, ProfileCountsFlopsPerSample) {
+  const std::vector<std::vector<double>> fwd{{9, 9}, {1, 2}, {3, 4}}, bwd{{9, 9}, {5, 6}, {7, 8}};
+  const auto p = make_profile({100, 50, 10}, 32, 1, fwd, bwd, "test");
+  EXPECT_EQ(p["measured_batch"], 32);
+  EXPECT_EQ(p["layers"][0]["params"], 100 * 50 + 50);
+  EXPECT_DOUBLE_EQ(p["layers"][0]["forward_flops"].get<double>(), 2.0 * 100 * 50);
+  EXPECT_DOUBLE_EQ(p["layers"][0]["backward_flops"].get<double>(), 2.0 * 100 * 50);  // no input gradient
+  EXPECT_DOUBLE_EQ(p["layers"][1]["backward_flops"].get<double>(), 4.0 * 50 * 10);
+  EXPECT_DOUBLE_EQ(p["layers"][0]["forward_time_s"].get<double>(), 2.0);   // median of {1, 3}
+  EXPECT_DOUBLE_EQ(p["layers"][1]["backward_time_s"].get<double>(), 7.0);  // median of {6, 8}
+}
