@@ -94,7 +94,7 @@ DeviceInfo cpu_device_info() {
   info.name = fmt::format("{} ({} threads)", info.cpu_model, std::thread::hardware_concurrency());
   utsname uts{};
   if (uname(&uts) == 0) info.driver = fmt::format("{} {}", uts.sysname, uts.release);
-  info.toolkit = fmt::format("OpenBLAS {}", openblas_get_config());
+  info.toolkit = openblas_get_config();  // "OpenBLAS 0.3.21 ... <core>": version and kernel set
   return info;
 }
 

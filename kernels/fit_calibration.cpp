@@ -16,7 +16,16 @@ std::vector<calibration::EfficiencyPoint> efficiency_curve(std::vector<std::pair
   std::vector<calibration::EfficiencyPoint> curve;
   // Efficiency can exceed the fp32 GEMM peak only by measurement noise (or a conv algorithm
   // cleverer than GEMM, e.g. Winograd on a GPU); the curve is capped at 1 by definition.
-  for (const auto& [flops, rate] : points) curve.push_back({flops, std::min(1.0, rate / peak_flops_s)});
+  // Kernels of equal FLOPs (e.g. a square GEMM and a workload shape) become one point, the mean
+  // of their fractions: the curve is a function of FLOPs per call and must increase strictly.
+  for (size_t i = 0; i < points.size();) {
+    size_t j = i;
+    double sum = 0;
+    for (; j < points.size() && points[j].first == points[i].first; ++j)
+      sum += std::min(1.0, points[j].second / peak_flops_s);
+    curve.push_back({points[i].first, sum / static_cast<double>(j - i)});
+    i = j;
+  }
   return curve;
 }
 
