@@ -35,9 +35,11 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
       extra += fmt::format("{}fwd {} bwd {} @ batch {}", extra.empty() ? "" : " ",
                            units::format_time(*l.forward_time_s), units::format_time(*l.backward_time_s),
                            l.measured_batch);
-    out += fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12.4f} {:>12.4f} {:>11.3f}  {}\n", i, l.name,
-                       to_string(l.kind), l.params, l.forward_flops / 1e9, l.backward_flops / 1e9,
-                       l.activation_bytes / (1024.0 * 1024.0), extra);
+    std::string row = fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12.4f} {:>12.4f} {:>11.3f}  {}", i, l.name,
+                                  to_string(l.kind), l.params, l.forward_flops / 1e9, l.backward_flops / 1e9,
+                                  l.activation_bytes / (1024.0 * 1024.0), extra);
+    row.erase(row.find_last_not_of(' ') + 1);  // no trailing blanks when a layer has no shape
+    out += row + "\n";
   }
   out += fmt::format("\nlayers                   {}\n", w.layers.size());
   out += fmt::format("parameters               {}\n", w.total_params());
