@@ -14,8 +14,8 @@ run_and_signal() {
   local launcher=$!
   local victim=""
   for _ in $(seq 1 100); do
-    victim=$(ps -o pid=,comm= --ppid "$launcher" | awk '$2 == "dasim-train" {print $1}' | sort -n | tail -1)
-    [ -n "$victim" ] && [ "$(ps -o pid= --ppid "$launcher" | wc -l)" -ge 2 ] && break
+    victim=$(ps -o pid=,comm= --ppid "$launcher" | awk '$2 == "dasim-train" {print $1}' | sort -n | tail -1 || true)
+    [ -n "$victim" ] && [ "$( (ps -o pid= --ppid "$launcher" || true) | wc -l)" -ge 2 ] && break
     sleep 0.1
   done
   [ -n "$victim" ] || { kill -9 "$launcher"; fail "ranks did not start"; }

@@ -73,7 +73,7 @@ TEST(Dataset, IdxLoaderReadsAndShards) {
   const auto r1 = load_idx_shard(img, lab, 1, 2);
   ASSERT_EQ(r1.samples(), 1);
   EXPECT_EQ(r1.y[0], 0);
-  EXPECT_FLOAT_EQ(r1.x[3], 8 / 255.0f);
+  EXPECT_FLOAT_EQ(r1.x[3], 4 / 255.0f);  // rank 1 of 2 holds image 1: pixels 1, 2, 3, 4
 }
 
 TEST(Dataset, IdxLoaderRejectsMalformedFiles) {
