@@ -1,0 +1,69 @@
+// End-to-end `dasim workload show`: JSON output carries the published totals and the hand-derived
+// bucket plan; bad input exits 2 with one line naming the file and JSON path and no stdout.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+};
+
+Result run(const std::string& args) {
+  std::string command = std::string(DASIM_BIN_DIR) + "/dasim " + args;
+  FILE* pipe = popen(command.c_str(), "r");
+  EXPECT_NE(pipe, nullptr);
+  std::string out;
+  std::array<char, 4096> buffer;
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST(WorkloadCommand, ShowResNet50Json) {
+  Result r = run("workload show resnet50 --batch 32 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["params"], 25557032);
+  EXPECT_EQ(j["buckets"].size(), 4u);
+  EXPECT_EQ(j["buckets"][3]["first_layer"], "conv1");
+  EXPECT_NEAR(j["conv_linear_macs_per_sample"].get<double>() / 4.1e9, 1.0, 0.03);
+  EXPECT_DOUBLE_EQ(
+      j["training_flops_per_batch"].get<double>(),
+      32 * (j["forward_flops_per_sample"].get<double>() + j["backward_flops_per_sample"].get<double>()));
+}
+
+TEST(WorkloadCommand, PrecisionAndSequenceOptions) {
+  Result r = run("workload show bert-large --precision bf16 --seq-len 512 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sequence_length"], 512);
+  EXPECT_DOUBLE_EQ(j["gradient_bytes"].get<double>(), 335141888.0 * 2);
+  Result table = run("workload show vgg16");
+  ASSERT_EQ(table.status, 0);
+  EXPECT_NE(table.out.find("parameters               138357544"), std::string::npos) << table.out;
+}
+
+TEST(WorkloadCommand, BadInputExitsTwoWithoutOutput) {
+  std::string file = (std::filesystem::temp_directory_path() / "dasim_workload_command_bad.json").string();
+  std::ofstream(file) << R"({"name": "x", "precision": "fp32", "layers": [{"name": "a", "kind": "lstm"}]})";
+  Result r = run("workload show " + file + " 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(file + ": layers[0].kind: expected one of"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(run("workload show resnet50 --precision fp8 2>/dev/null").status, 2);
+  EXPECT_EQ(run("workload show no-such-model 2>/dev/null").status, 2);
+}
