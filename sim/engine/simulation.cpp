@@ -8,7 +8,7 @@ namespace dasim::engine {
 Simulation::Simulation(const platform::PlatformSpec& spec) : spec_(spec) {
   // SimGrid reads its options from argv. Its own INFO lines (configuration changes) would drown
   // dasim's output, so only warnings and errors are shown; many actors need small stacks.
-  std::vector<std::string> args{"dasim", "--log=root.thres:warning", "--cfg=contexts/stack-size:64",
+  std::vector<std::string> args{"dasim", "--log=root.thres:warning", "--cfg=contexts/stack-size:32",
                                 "--cfg=contexts/guard-size:0"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
