@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 namespace dasim::kernels {
@@ -146,6 +147,15 @@ TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
         if (m.params["key"] == workload::conv_shape_key(s)) g = {s, options.batch};
       EXPECT_DOUBLE_EQ(m.flops, g.flops()) << m.name;
     }
+  }
+  // With mpirun present, the allreduce sweep ran and was fitted (8 B .. 64 KiB: 14 sizes).
+  if (std::system("command -v mpirun >/dev/null 2>&1") == 0) {
+    int allreduces = 0;
+    for (const auto& m : result.measurements) allreduces += m.kind == "allreduce";
+    EXPECT_EQ(allreduces, 14);
+    ASSERT_TRUE(result.links.contains("mpi_allreduce_local"));
+    EXPECT_GT(result.links["mpi_allreduce_local"]["link"]["latency"].get<double>(), 0);
+    EXPECT_GT(result.links["mpi_allreduce_local"]["link"]["bandwidth"].get<double>(), 0);
   }
   // Each per-shape time is the median of the matching measurement.
   for (const auto& s : result.per_shape) {
