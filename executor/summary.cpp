@@ -189,6 +189,8 @@ nlohmann::ordered_json make_profile(const std::vector<int>& widths, int batch, i
     layer["forward_flops"] = 2 * in * out;                  // multiply-add = 2 FLOPs, per sample
     layer["backward_flops"] = (l == 0 ? 2 : 4) * in * out;  // weight gradient (+ input gradient)
     layer["activation_bytes"] = 4 * (in + out);             // fp32 input read + output written
+    layer["gemm"] = {
+        {"rows_per_sample", 1}, {"n", widths[l + 1]}, {"k", widths[l]}};  // for calibration lookups
     layer["forward_time_s"] = median(f);
     layer["backward_time_s"] = median(b);
     layers.push_back(layer);

@@ -1,6 +1,7 @@
 // Output arithmetic: steps to target by moving average, medians, the measured result row (slowest
 // rank per step, warm-up excluded) and the profile's per-sample FLOP counts, on hand-made numbers.
 #include "summary.hpp"
+#include "workload/workload_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,4 +62,16 @@ TEST(Summary, ProfileCountsFlopsPerSample) {
   EXPECT_DOUBLE_EQ(p["layers"][1]["backward_flops"].get<double>(), 4.0 * 50 * 10);
   EXPECT_DOUBLE_EQ(p["layers"][0]["forward_time_s"].get<double>(), 2.0);   // median of {1, 3}
   EXPECT_DOUBLE_EQ(p["layers"][1]["backward_time_s"].get<double>(), 7.0);  // median of {6, 8}
+}
+
+TEST(Summary, ProfileIsAWorkloadTheSimulatorLoads) {
+  const std::vector<std::vector<double>> fwd{{1e-4, 2e-5}}, bwd{{3e-4, 4e-5}};
+  const auto w = dasim::workload::parse_workload(
+      nlohmann::json::parse(make_profile({64, 32, 10}, 16, 0, fwd, bwd, "test").dump()), "profile.json");
+  ASSERT_EQ(w.layers.size(), 2u);
+  EXPECT_EQ(w.measured_batch, 16);
+  EXPECT_EQ(w.layers[1].params, 32 * 10 + 10);
+  EXPECT_DOUBLE_EQ(*w.layers[0].backward_time_s, 3e-4);
+  ASSERT_TRUE(w.layers[0].gemm.has_value());
+  EXPECT_EQ(w.layers[0].gemm->k, 64);
 }
