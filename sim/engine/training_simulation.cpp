@@ -1,0 +1,115 @@
+#include "engine/training_simulation.hpp"
+
+#include "collectives/communicator.hpp"
+#include "compute/compute_model.hpp"
+#include "engine/simulation.hpp"
+#include "schedules/worker.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Actor.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::engine {
+namespace {
+
+nlohmann::json trace_events(const std::vector<schedules::WorkerRecord>& records, int gpus_per_node) {
+  nlohmann::json events = nlohmann::json::array();
+  for (size_t rank = 0; rank < records.size(); ++rank) {
+    if (!records[rank].trace) continue;
+    const int node = static_cast<int>(rank) / gpus_per_node, gpu = static_cast<int>(rank) % gpus_per_node;
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", node}, {"tid", gpu},
+                      {"args", {{"name", fmt::format("rank {} (n{}g{})", rank, node, gpu)}}}});
+    for (const auto& e : records[rank].events) {
+      // Collectives overlap compute on the same GPU: put them on a second row of the process.
+      int tid = e.category == "comm" ? gpu + 1000 : gpu;
+      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"pid", node}, {"tid", tid},
+                        {"ts", e.begin * 1e6}, {"dur", (e.end - e.begin) * 1e6}});
+    }
+  }
+  return events;
+}
+
+}  // namespace
+
+int whole_periods(int iterations, const schedules::ScheduleSpec& schedule) {
+  const int period = schedule.kind == schedules::ScheduleKind::sgd ? 1 : schedule.tau;
+  return (iterations + period - 1) / period * period;
+}
+
+TrainingResult simulate_training(const TrainingConfig& config) {
+  compute::ComputeModel model(config.calibration, config.precision);
+  const auto plan = schedules::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
+                                         config.batch_per_gpu, config.schedule.bucket_cap_bytes);
+  const int warmup = whole_periods(config.warmup_iterations, config.schedule);
+  const int measured = whole_periods(std::max(1, config.measured_iterations), config.schedule);
+
+  Simulation sim(config.platform);
+  collectives::Communicator comm(config.platform, sim.platform(), config.collective);
+  const int p = comm.size();
+  std::vector<schedules::WorkerRecord> records(static_cast<size_t>(p));
+  std::vector<std::unique_ptr<schedules::Worker>> workers;
+  for (int rank = 0; rank < p; ++rank) {
+    schedules::WorkerSetup setup;
+    setup.rank = rank;
+    setup.iterations = warmup + measured;
+    auto slow = config.slowdown_by_rank.find(rank);
+    setup.slowdown = slow == config.slowdown_by_rank.end() ? 1.0 : slow->second;
+    setup.jitter_stddev = config.jitter_stddev;
+    setup.seed = config.seed;
+    records[size_t(rank)].trace = rank < config.trace_ranks;
+    workers.push_back(
+        std::make_unique<schedules::Worker>(setup, plan, config.schedule, comm, records[size_t(rank)]));
+    auto* worker = workers.back().get();
+    sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)], [worker] { (*worker)(); });
+  }
+  sim.engine().run();
+
+  // The cluster's step time is set by the slowest worker: measure from the last worker to finish
+  // the warm-up to the last worker to finish the final iteration.
+  double window_begin = 0, window_end = 0;
+  for (const auto& r : records) {
+    window_begin = std::max(window_begin, warmup > 0 ? r.iteration_end_s[size_t(warmup - 1)] : 0.0);
+    window_end = std::max(window_end, r.iteration_end_s.back());
+  }
+  TrainingResult result;
+  result.measured_iterations = measured;
+  result.step_compute_s = plan.step_compute_s();
+  result.iter_time_s = (window_end - window_begin) / measured;
+  for (const auto& r : records) {
+    // Each worker's own window, so a straggler's compute is not cut short by the others' clocks.
+    double begin = warmup > 0 ? r.iteration_end_s[size_t(warmup - 1)] : 0.0;
+    double end = r.iteration_end_s.back();
+    result.compute_s += schedules::covered_length(r.compute, begin, end);
+    result.comm_s += schedules::covered_length(r.comm, begin, end);
+    result.exposed_comm_s += schedules::covered_length(r.wait, begin, end);
+  }
+  const double per = static_cast<double>(p) * measured;
+  result.compute_s /= per;
+  result.comm_s /= per;
+  result.exposed_comm_s /= per;
+  if (config.trace_ranks > 0) result.trace = trace_events(records, config.platform.gpus_per_node);
+  return result;
+}
+
+nlohmann::json to_json(const TrainingResult& r) {
+  return {{"iter_time_s", r.iter_time_s}, {"compute_s", r.compute_s},       {"comm_s", r.comm_s},
+          {"exposed_comm_s", r.exposed_comm_s}, {"step_compute_s", r.step_compute_s},
+          {"measured_iterations", r.measured_iterations}, {"trace", r.trace}};
+}
+
+TrainingResult training_result_from_json(const nlohmann::json& j) {
+  TrainingResult r;
+  r.iter_time_s = j.at("iter_time_s").get<double>();
+  r.compute_s = j.at("compute_s").get<double>();
+  r.comm_s = j.at("comm_s").get<double>();
+  r.exposed_comm_s = j.at("exposed_comm_s").get<double>();
+  r.step_compute_s = j.at("step_compute_s").get<double>();
+  r.measured_iterations = j.at("measured_iterations").get<int>();
+  r.trace = j.at("trace");
+  return r;
+}
+
+}  // namespace dasim::engine

@@ -1,0 +1,57 @@
+// One training configuration simulated end to end: platform + workload + calibration + schedule
+// + collective -> per-iteration time, compute, communication in flight and exposed waits,
+// averaged over the measured window (warm-up excluded) and over workers.
+#pragma once
+
+#include "calibration/calibration.hpp"
+#include "collectives/collective_types.hpp"
+#include "platform/platform_spec.hpp"
+#include "schedules/schedule_spec.hpp"
+#include "workload/workload.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace dasim::engine {
+
+struct TrainingConfig {
+  platform::PlatformSpec platform;
+  workload::Workload workload;
+  calibration::Calibration calibration;
+  std::string precision = "fp32";  // compute precision asked of the calibration
+  int batch_per_gpu = 32;
+  schedules::ScheduleSpec schedule;
+  collectives::CollectiveOptions collective;
+  int warmup_iterations = 2;
+  int measured_iterations = 8;
+  double jitter_stddev = 0;
+  uint64_t seed = 1;
+  std::map<int, double> slowdown_by_rank;  // stragglers
+  int trace_ranks = 0;                     // record a timeline of the first N ranks (0: none)
+};
+
+struct TrainingResult {
+  double iter_time_s = 0;
+  double compute_s = 0;
+  double comm_s = 0;
+  double exposed_comm_s = 0;
+  double step_compute_s = 0;  // the plan's compute of one step without jitter or stragglers
+  int measured_iterations = 0;
+  nlohmann::json trace;  // Chrome trace events, when trace_ranks > 0
+};
+
+// Measured iterations rounded up to whole averaging periods (local_sgd / dasgd), so the
+// periodic cost is counted in proportion; warm-up likewise.
+int whole_periods(int iterations, const schedules::ScheduleSpec& schedule);
+
+// Simulates in the calling process (one SimGrid engine: wrap in run_isolated).
+TrainingResult simulate_training(const TrainingConfig& config);
+
+nlohmann::json to_json(const TrainingResult& result);
+TrainingResult training_result_from_json(const nlohmann::json& j);
+
+}  // namespace dasim::engine

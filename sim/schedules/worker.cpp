@@ -1,0 +1,119 @@
+#include "schedules/worker.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::schedules {
+namespace {
+double now() { return sg4::Engine::get_clock(); }
+}  // namespace
+
+Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const ScheduleSpec& schedule,
+               collectives::Communicator& comm, WorkerRecord& record)
+    : setup_(setup),
+      plan_(plan),
+      schedule_(schedule),
+      comm_(comm),
+      record_(record),
+      rng_(setup.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(setup.rank)) {}
+
+void Worker::compute(double seconds, const char* name) {
+  const double t = seconds * setup_.slowdown * step_factor_;
+  if (t <= 0) return;
+  const double begin = now();
+  // The GPU is a host whose speed is its FLOP/s: executing t x speed FLOPs takes t seconds and
+  // keeps the GPU a resource (a host speed profile can slow it down).
+  sg4::this_actor::execute(t * sg4::this_actor::get_host()->get_speed());
+  record_.add(record_.compute, begin, now(), name, "compute");
+}
+
+collectives::PendingCollectivePtr Worker::start_allreduce(double bytes, const std::string& name) {
+  auto pending = comm_.start(setup_.rank, collectives::Op::allreduce, bytes);
+  in_flight_.push_back({pending, name});
+  return pending;
+}
+
+void Worker::wait(collectives::PendingCollectivePtr& pending) {
+  const double begin = now();
+  pending->wait();
+  if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
+  auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [&](auto& n) { return n.pending == pending; });
+  if (it != in_flight_.end()) {
+    record_.add(record_.comm, pending->started_at(), pending->finished_at(), it->name, "comm");
+    in_flight_.erase(it);
+  }
+}
+
+void Worker::local_step() {
+  compute(plan_.forward_s, "forward");
+  compute(plan_.backward_s(), "backward");
+  compute(plan_.update_s, "update");
+}
+
+void Worker::run_sgd_step() {
+  compute(plan_.forward_s, "forward");
+  std::vector<collectives::PendingCollectivePtr> buckets;
+  for (const auto& segment : plan_.backward) {
+    compute(segment.time_s, "backward");
+    if (segment.bucket >= 0 && schedule_.overlap)
+      buckets.push_back(start_allreduce(plan_.bucket_bytes[size_t(segment.bucket)],
+                                        fmt::format("allreduce bucket {}", segment.bucket)));
+  }
+  if (!schedule_.overlap)
+    for (size_t b = 0; b < plan_.bucket_bytes.size(); ++b)
+      buckets.push_back(start_allreduce(plan_.bucket_bytes[b], fmt::format("allreduce bucket {}", b)));
+  for (auto& pending : buckets) wait(pending);  // the update needs every averaged gradient
+  compute(plan_.update_s, "update");
+}
+
+void Worker::finish_iteration() {
+  record_.iteration_end_s.push_back(now());
+  ++iteration_;
+}
+
+void Worker::operator()() {
+  std::normal_distribution<double> jitter(0.0, 1.0);
+  collectives::PendingCollectivePtr average;  // dasgd: the averaging in flight
+  int average_due = -1;                       // dasgd: iteration whose end must apply it
+  for (int k = 0; k < setup_.iterations; ++k) {
+    step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter(rng_)) : 1.0;
+    switch (schedule_.kind) {
+      case ScheduleKind::sgd: run_sgd_step(); break;
+      case ScheduleKind::local_sgd:
+        local_step();
+        if ((k + 1) % schedule_.tau == 0) {
+          auto pending = start_allreduce(plan_.weight_bytes, "allreduce weights");
+          wait(pending);  // blocking: everybody stalls until the average is in
+        }
+        break;
+      case ScheduleKind::dasgd:
+        local_step();
+        if (average && k == average_due) {
+          wait(average);  // only exposed if the average has not arrived after d steps
+          compute(plan_.apply_average_s, "apply average");
+          average.reset();
+        }
+        if ((k + 1) % schedule_.tau == 0) {
+          compute(plan_.snapshot_s, "snapshot");
+          average = start_allreduce(plan_.weight_bytes, "allreduce snapshot");
+          average_due = k + schedule_.delay;
+          if (schedule_.delay == 0) {  // d = 0 degenerates to local SGD: wait right away
+            wait(average);
+            compute(plan_.apply_average_s, "apply average");
+            average.reset();
+          }
+        }
+        break;
+    }
+    finish_iteration();
+  }
+  if (average) wait(average);  // drain so the simulation ends cleanly (after the last iteration)
+}
+
+}  // namespace dasim::schedules

@@ -1,0 +1,52 @@
+// The body of one worker actor (one per GPU): replays the StepPlan under a schedule, starting
+// collectives on the shared Communicator and recording where its time goes.
+#pragma once
+
+#include "collectives/communicator.hpp"
+#include "schedules/schedule_spec.hpp"
+#include "schedules/step_plan.hpp"
+#include "schedules/worker_record.hpp"
+
+#include <cstdint>
+#include <random>
+
+namespace dasim::schedules {
+
+struct WorkerSetup {
+  int rank = 0;
+  int iterations = 1;    // total, warm-up included
+  double slowdown = 1;   // straggler what-if: compute takes this many times longer
+  double jitter_stddev = 0;  // relative; each step's compute is scaled by max(0.05, 1 + N(0, stddev))
+  uint64_t seed = 1;
+};
+
+class Worker {
+ public:
+  Worker(const WorkerSetup& setup, const StepPlan& plan, const ScheduleSpec& schedule,
+         collectives::Communicator& comm, WorkerRecord& record);
+  void operator()();  // runs all iterations; call as the actor body
+
+ private:
+  void compute(double seconds, const char* name);
+  collectives::PendingCollectivePtr start_allreduce(double bytes, const std::string& name);
+  void wait(collectives::PendingCollectivePtr& pending);
+  void local_step();  // forward, backward, local update (no communication)
+  void run_sgd_step();
+  void finish_iteration();
+
+  WorkerSetup setup_;
+  const StepPlan& plan_;
+  ScheduleSpec schedule_;
+  collectives::Communicator& comm_;
+  WorkerRecord& record_;
+  std::mt19937_64 rng_;
+  double step_factor_ = 1;
+  int iteration_ = 0;
+  struct Named {
+    collectives::PendingCollectivePtr pending;
+    std::string name;
+  };
+  std::vector<Named> in_flight_;
+};
+
+}  // namespace dasim::schedules

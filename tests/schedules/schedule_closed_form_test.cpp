@@ -1,0 +1,166 @@
+// The three schedules against closed forms. Workload: two layers of 5 M fp32 parameters with
+// measured times (forward 4 ms, backward 8 ms each at batch 32); calibration with 1e12 B/s memory
+// and no launch overhead. So per step: compute = 8 + 16 + update 0.2 ms (5 x 10 M x 4 B / 1e12)
+// = 24.2 ms; weights = 40e6 B; DaSGD snapshot 2 x 40e6 / 1e12 = 0.08 ms, apply 4 x 40e6 / 1e12
+// = 0.16 ms. flat-100gbe: ring allreduce(S) = 2(P-1)/P x S / B + 2(P-1) x 2 us.
+#include "engine/isolated_run.hpp"
+#include "engine/training_simulation.hpp"
+#include "platform/platform_loader.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace dasim;
+
+constexpr double kStep = 24.2e-3;
+constexpr double kWeights = 40e6;
+constexpr double kSnapshot = 0.08e-3, kApply = 0.16e-3;
+
+workload::Workload two_layers() {
+  workload::Workload w;
+  w.name = "two-layer";
+  w.measured_batch = 32;
+  for (const char* name : {"a", "b"}) {
+    workload::Layer l;
+    l.name = name;
+    l.kind = workload::LayerKind::linear;
+    l.params = 5'000'000;
+    l.forward_time_s = 4e-3;
+    l.backward_time_s = 8e-3;
+    l.measured_batch = 32;
+    w.layers.push_back(l);
+  }
+  return w;
+}
+
+calibration::Calibration test_calibration() {
+  calibration::Calibration c;
+  c.device.name = "test";
+  c.device.kind = "cpu";
+  c.fitted.flops["fp32"] = 1e13;
+  c.fitted.memory_bandwidth_Bps = 1e12;
+  c.fitted.launch_overhead_s = 0;
+  return c;
+}
+
+engine::TrainingConfig config(int nodes, schedules::ScheduleSpec schedule, double link_Bps = 12.5e9) {
+  engine::TrainingConfig c;
+  c.platform = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", nodes);
+  c.platform.nics[0].link.bandwidth_Bps = link_Bps;
+  c.platform.fabric.link.bandwidth_Bps = link_Bps;
+  c.workload = two_layers();
+  c.calibration = test_calibration();
+  c.batch_per_gpu = 32;
+  c.schedule = schedule;
+  c.warmup_iterations = 4;
+  c.measured_iterations = 8;
+  return c;
+}
+
+engine::TrainingResult simulate(const engine::TrainingConfig& c) {
+  return engine::training_result_from_json(
+      nlohmann::json::parse(engine::run_isolated([&] { return engine::to_json(engine::simulate_training(c)).dump(); })));
+}
+
+double ring(int p, double bytes, double link_Bps = 12.5e9) {
+  return 2.0 * (p - 1) / p * bytes / link_Bps + 2.0 * (p - 1) * 2e-6;
+}
+
+schedules::ScheduleSpec sgd(bool overlap, double cap = 25.0 * 1024 * 1024) {
+  schedules::ScheduleSpec s;
+  s.overlap = overlap;
+  s.bucket_cap_bytes = cap;
+  return s;
+}
+
+schedules::ScheduleSpec periodic(schedules::ScheduleKind kind, int tau, int delay) {
+  schedules::ScheduleSpec s;
+  s.kind = kind;
+  s.tau = tau;
+  s.delay = delay;
+  return s;
+}
+
+TEST(Schedules, InfiniteBandwidthGivesComputeTimeAndLinearSpeedup) {
+  for (auto schedule : {sgd(true), periodic(schedules::ScheduleKind::local_sgd, 4, 0)}) {
+    auto c = config(8, schedule, 1e18);
+    c.platform.nics[0].link.latency_s = 0;
+    auto r8 = simulate(c);
+    auto r1 = simulate(config(1, schedule));
+    EXPECT_NEAR(r8.iter_time_s, kStep, 1e-6 * kStep) << schedules::describe(schedule);
+    EXPECT_NEAR(r1.iter_time_s, kStep, 1e-9);
+    // speedup = throughput(8) / throughput(1) = 8 x (t1 / t8)
+    EXPECT_NEAR(8 * r1.iter_time_s / r8.iter_time_s, 8.0, 1e-5);
+    EXPECT_NEAR(r8.compute_s, kStep, 1e-9);
+  }
+}
+
+TEST(Schedules, SgdWithoutOverlapIsComputePlusTheGradientAllreduce) {
+  for (int p : {2, 8}) {
+    auto r = simulate(config(p, sgd(false, 1e12)));  // one bucket holding all 40e6 B
+    double expected = kStep + ring(p, kWeights);
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected) << "P=" << p;
+    EXPECT_NEAR(r.exposed_comm_s, ring(p, kWeights), 1e-3 * ring(p, kWeights));
+  }
+}
+
+TEST(Schedules, SgdOverlapHidesTheFirstBucketBehindBackward) {
+  // 25 MiB cap: layer b (20e6 B) closes no bucket alone? It does not reach 26.2e6 B, so both
+  // layers share one bucket and nothing can overlap; with a 10 MB cap each layer is a bucket and
+  // bucket 0 (layer b) runs during layer a's 8 ms backward.
+  auto one_bucket = simulate(config(8, sgd(true)));
+  auto two_buckets = simulate(config(8, sgd(true, 10e6)));
+  EXPECT_NEAR(one_bucket.iter_time_s, kStep + ring(8, kWeights), 1e-3 * kStep);
+  EXPECT_LT(two_buckets.exposed_comm_s, one_bucket.exposed_comm_s);
+  // Bucket 0 (2.8 ms) fits in layer a's backward; bucket 1 then runs alone after backward.
+  double expected = kStep + ring(8, 20e6);
+  EXPECT_NEAR(two_buckets.iter_time_s, expected, 2e-3 * expected);
+}
+
+TEST(Schedules, LocalSgdPaysTheWeightAllreduceOncePerTau) {
+  for (int tau : {1, 4}) {
+    auto r = simulate(config(8, periodic(schedules::ScheduleKind::local_sgd, tau, 0)));
+    double expected = kStep + ring(8, kWeights) / tau;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected) << "tau=" << tau;
+    EXPECT_NEAR(r.exposed_comm_s, ring(8, kWeights) / tau, 1e-3 * ring(8, kWeights));
+  }
+}
+
+TEST(Schedules, DasgdHidesAnAllreduceShorterThanDSteps) {
+  // allreduce(40e6) on 8 ranks = 5.63 ms < one 24.2 ms step.
+  auto r = simulate(config(8, periodic(schedules::ScheduleKind::dasgd, 4, 1)));
+  EXPECT_NEAR(r.exposed_comm_s, 0.0, 1e-12);
+  double expected = kStep + (kSnapshot + kApply) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-6 * expected);
+  EXPECT_NEAR(kStep / r.iter_time_s, 1.0, (kSnapshot + kApply) / 4 / kStep + 1e-9);
+  EXPECT_NEAR(r.comm_s, ring(8, kWeights) / 4, 1e-3 * ring(8, kWeights));
+}
+
+TEST(Schedules, DasgdExposesOnlyWhatDoesNotFitInDSteps) {
+  // At 1e9 B/s allreduce(40e6) on 8 ranks = 70.03 ms: with d = 1 the wait is 70.03 - 24.2 ms per
+  // period of 4 steps; with d = 2, 70.03 - 2 x 24.2 ms.
+  const double allreduce = ring(8, kWeights, 1e9);
+  for (int d : {1, 2}) {
+    auto r = simulate(config(8, periodic(schedules::ScheduleKind::dasgd, 4, d), 1e9));
+    double exposed_per_period = allreduce - d * kStep;
+    EXPECT_NEAR(r.exposed_comm_s * 4, exposed_per_period, 1e-3 * exposed_per_period) << "d=" << d;
+    double expected = kStep + (kSnapshot + kApply + exposed_per_period) / 4;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected) << "d=" << d;
+  }
+}
+
+TEST(Schedules, StragglerSlowsTheSynchronousClusterAndJitterIsDeterministic) {
+  auto c = config(4, sgd(false, 1e12));
+  c.slowdown_by_rank[2] = 1.5;
+  auto r = simulate(c);
+  EXPECT_NEAR(r.iter_time_s, 1.5 * kStep + ring(4, kWeights), 2e-3 * kStep);
+  auto j = config(4, periodic(schedules::ScheduleKind::dasgd, 4, 1));
+  j.jitter_stddev = 0.1;
+  j.seed = 7;
+  auto a = simulate(j), b = simulate(j);
+  EXPECT_EQ(a.iter_time_s, b.iter_time_s);
+  EXPECT_GT(a.iter_time_s, kStep * 1.0001);  // the max of jittered workers is slower than the mean
+}
+
+}  // namespace
