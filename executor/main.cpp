@@ -182,7 +182,8 @@ int run(int argc, char** argv) {
     int library_length = 0;
     MPI_Get_library_version(library, &library_length);
     run.mpi_library = std::string(library, library_length);
-    while (!run.mpi_library.empty() && std::isspace(static_cast<unsigned char>(run.mpi_library.back())))
+    while (!run.mpi_library.empty() && (run.mpi_library.back() == '\0' ||
+                                        std::isspace(static_cast<unsigned char>(run.mpi_library.back()))))
       run.mpi_library.pop_back();
     run.blas = openblas_get_config();
     run.dataset = data.description;
@@ -219,6 +220,7 @@ int run(int argc, char** argv) {
     }
   }
   status = agree(status, comm);
+  WatchdogGuard guard("MPI_Finalize");
   MPI_Finalize();
   return status;
 }

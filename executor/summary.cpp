@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 namespace dasim::executor {
 
@@ -108,7 +109,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["tau"] = o.schedule.tau;
   config["delay"] = o.schedule.delay;
   config["batch_per_rank"] = o.batch;
-  config["lr"] = o.lr;
+  config["lr"] = std::stod(fmt::format("{}", o.lr));  // the float as typed, not its binary expansion
   config["steps"] = o.steps;
   config["warmup_steps"] = o.warmup_steps;
   config["seed"] = o.seed;
