@@ -8,6 +8,8 @@ namespace dasim::cli {
 
 void add_validate_command(CLI::App& app);
 void add_platform_command(CLI::App& app);
+void add_collective_command(CLI::App& app);
+void add_run_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_fit_links_command(CLI::App& app);
 void add_workload_command(CLI::App& app);

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
 
   dasim::cli::add_validate_command(app);
   dasim::cli::add_platform_command(app);
+  dasim::cli::add_collective_command(app);
+  dasim::cli::add_run_command(app);
   dasim::cli::add_calibrate_command(app);
   dasim::cli::add_fit_links_command(app);
   dasim::cli::add_workload_command(app);

@@ -1,0 +1,28 @@
+// Derived platforms: the one-GPU baseline a scale-up curve divides by, and the numeric parameters
+// a scenario can sweep (interconnect sizing studies).
+#pragma once
+
+#include "platform/platform_spec.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dasim::platform {
+
+// The same GPU type alone: one node, one GPU, no intra-node links, its NIC kept.
+PlatformSpec single_gpu(const PlatformSpec& spec);
+
+// Parameters a sweep may set, with the unit their values are read in:
+//   inter_node_bandwidth (every NIC and the fabric rail), nic_bandwidth, fabric_bandwidth,
+//   nvlink_bandwidth, nvswitch_bandwidth, pcie_bandwidth (GPU links and switch uplinks):
+//   bandwidth; fabric_latency, nic_latency: time; oversubscription: plain number.
+const std::vector<std::string>& sweep_parameters();
+// "bandwidth" | "time" | "number"; empty for an unknown parameter.
+std::string sweep_parameter_unit(const std::string& parameter);
+// Column name in results: parameter + "_Bps" / "_s" / "".
+std::string sweep_column(const std::string& parameter);
+// Applies `value` (already in SI units) to `spec`. Throws InputError when the platform lacks the
+// part (e.g. nvlink_bandwidth on a PCIe-only node).
+void apply_sweep(PlatformSpec& spec, const std::string& parameter, double value);
+
+}  // namespace dasim::platform

@@ -1,0 +1,62 @@
+#include "report/plots.hpp"
+
+#include "common/errors.hpp"
+
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+extern char** environ;
+
+namespace dasim::report {
+namespace {
+
+// The analysis scripts need Debian's matplotlib, which a pyenv or venv python3 on PATH may lack.
+std::string python() {
+  if (const char* p = std::getenv("DASIM_PYTHON")) return p;
+  return std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+void run_script(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+    throw RuntimeFailure(fmt::format("cannot start {}", args[0]));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw RuntimeFailure(fmt::format("{} failed (exit status {})", args[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+}
+
+}  // namespace
+
+std::string analysis_dir() {
+  if (const char* dir = std::getenv("DASIM_ANALYSIS_DIR")) return dir;
+  return std::string(DASIM_SOURCE_DIR) + "/analysis";
+}
+
+std::vector<std::string> make_plots(const std::string& results_csv, const std::string& out_dir,
+                                    const std::string& sweep_column) {
+  const std::string dir = analysis_dir();
+  std::vector<std::string> written;
+  auto out = [&](const std::string& name) { return (std::filesystem::path(out_dir) / name).string(); };
+  run_script({python(), dir + "/plot_scaleup.py", results_csv, "-o", out("scaleup.png"), "--efficiency-out",
+              out("scaleup_efficiency.png")});
+  written.push_back(out("scaleup.png"));
+  written.push_back(out("scaleup_efficiency.png"));
+  run_script({python(), dir + "/plot_breakdown.py", results_csv, "-o", out("breakdown.png")});
+  written.push_back(out("breakdown.png"));
+  if (!sweep_column.empty()) {
+    run_script({python(), dir + "/plot_sizing.py", results_csv, "-o", out("sizing.png"), "--bandwidth-column",
+                sweep_column});
+    written.push_back(out("sizing.png"));
+  }
+  return written;
+}
+
+}  // namespace dasim::report

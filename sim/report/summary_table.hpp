@@ -1,0 +1,14 @@
+// The table `dasim run` prints: one line per configuration with the numbers a reader compares
+// first (iteration time, speedup, efficiency, where the time goes).
+#pragma once
+
+#include "report/result_row.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dasim::report {
+
+std::string summary_table(const std::vector<ResultRow>& rows);
+
+}  // namespace dasim::report

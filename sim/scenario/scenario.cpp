@@ -1,0 +1,212 @@
+#include "scenario/scenario.hpp"
+
+#include "common/errors.hpp"
+#include "common/json_reader.hpp"
+#include "common/units.hpp"
+#include "platform/platform_loader.hpp"
+#include "platform/platform_variants.hpp"
+#include "workload/precision.hpp"
+#include "workload/workload_file.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace dasim::scenario {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Paths inside a scenario are relative to the scenario file.
+std::string resolve(const std::string& scenario_file, const std::string& path) {
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(scenario_file).parent_path() / p;
+  return p.lexically_normal().string();
+}
+
+void require_file(const ObjectReader& reader, const std::string& key, const std::string& path) {
+  if (!fs::is_regular_file(path)) reader.fail(key, fmt::format("file \"{}\" does not exist", path));
+}
+
+schedules::ScheduleSpec read_schedule(ObjectReader s) {
+  schedules::ScheduleSpec spec;
+  auto type = s.choice("type", {"sgd", "local_sgd", "dasgd"});
+  if (type == "sgd") {
+    spec.kind = schedules::ScheduleKind::sgd;
+    if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
+    spec.overlap = s.optional_boolean("overlap").value_or(true);
+  } else {
+    spec.kind = type == "local_sgd" ? schedules::ScheduleKind::local_sgd : schedules::ScheduleKind::dasgd;
+    spec.tau = static_cast<int>(s.positive_integer("tau"));
+    if (spec.kind == schedules::ScheduleKind::dasgd) {
+      auto d = s.integer("delay");
+      if (d < 0 || d > spec.tau) s.fail("delay", fmt::format("expected 0 <= delay <= tau = {}, got {}", spec.tau, d));
+      spec.delay = static_cast<int>(d);
+    }
+  }
+  s.finish();
+  return spec;
+}
+
+workload::Workload read_workload(const nlohmann::json& value, const std::string& file, const std::string& path,
+                                 const std::string& precision) {
+  workload::WorkloadOptions options;
+  options.precision = workload::parse_precision(precision == "tf32" ? "fp32" : precision, file, "precision");
+  if (value.is_string()) {
+    std::string name = value.get<std::string>();
+    bool is_file = name.ends_with(".json");
+    if (is_file) {
+      name = resolve(file, name);
+      if (!fs::is_regular_file(name)) throw InputError(file, path, fmt::format("file \"{}\" does not exist", name));
+    }
+    try {
+      return workload::load_workload(name, options);
+    } catch (const InputError& e) {
+      if (is_file) throw;
+      throw InputError(file, path, e.what());
+    }
+  }
+  ObjectReader w(value, file, path);
+  std::string name;
+  if (auto f = w.optional_string("file")) {
+    name = resolve(file, *f);
+    require_file(w, "file", name);
+  } else {
+    name = w.string("name");
+  }
+  if (auto seq = w.optional_positive_integer("sequence_length")) options.sequence_length = static_cast<int>(*seq);
+  w.finish();
+  return workload::load_workload(name, options);
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& file) {
+  nlohmann::json root = load_json_file(file);
+  ObjectReader top(root, file, "");
+  Scenario sc;
+  sc.file = file;
+  sc.name = top.optional_string("name").value_or(fs::path(file).stem().string());
+  sc.description = top.optional_string("description").value_or("");
+  sc.batch_per_gpu = static_cast<int>(top.positive_integer("batch_per_gpu"));
+  sc.precision = top.optional_choice("precision", {"fp32", "tf32", "fp16", "bf16"}).value_or("fp32");
+  std::optional<std::string> calibration_override;
+  if (auto c = top.optional_string("calibration")) {
+    calibration_override = resolve(file, *c);
+    require_file(top, "calibration", *calibration_override);
+  }
+
+  top.array("platforms", [&](const nlohmann::json& v, const std::string& path) {
+    ObjectReader p(v, file, path);
+    PlatformEntry entry;
+    std::string platform_file = resolve(file, p.string("file"));
+    require_file(p, "file", platform_file);
+    entry.spec = platform::load_platform(platform_file);
+    p.array("nodes", [&](const nlohmann::json& n, const std::string& npath) {
+      auto count = json_integer(n, file, npath);
+      if (count <= 0) throw InputError(file, npath, fmt::format("expected a positive node count, got {}", count));
+      entry.nodes.push_back(static_cast<int>(count));
+    });
+    if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
+    p.finish();
+    entry.calibration_file = calibration_override.value_or(entry.spec.gpu.calibration);
+    if (entry.calibration_file.empty())
+      throw InputError(file, path + ".file",
+                       fmt::format("platform {} names no node.gpu.calibration and the scenario gives no "
+                                   "\"calibration\"",
+                                   platform_file));
+    if (!fs::is_regular_file(entry.calibration_file))
+      throw InputError(file, calibration_override ? "calibration" : path + ".file",
+                       fmt::format("calibration file \"{}\" does not exist", entry.calibration_file));
+    entry.calibration = calibration::load_calibration(entry.calibration_file);
+    sc.platforms.push_back(std::move(entry));
+  });
+  if (sc.platforms.empty()) top.fail("platforms", "expected at least one platform");
+
+  top.array("workloads", [&](const nlohmann::json& v, const std::string& path) {
+    sc.workloads.push_back(read_workload(v, file, path, sc.precision));
+  });
+  if (sc.workloads.empty()) top.fail("workloads", "expected at least one workload");
+
+  top.array("schedules", [&](const nlohmann::json& v, const std::string& path) {
+    sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
+  });
+  if (sc.schedules.empty()) top.fail("schedules", "expected at least one schedule");
+
+  if (top.has("collective")) {
+    ObjectReader c = top.object("collective");
+    sc.collective.algorithm = collectives::parse_algorithm(
+        c.optional_choice("algorithm", {"ring", "tree", "hierarchical"}).value_or("ring"));
+    sc.collective.granularity =
+        c.optional_choice("granularity", {"coarse", "fine"}).value_or("coarse") == "fine"
+            ? collectives::Granularity::fine
+            : collectives::Granularity::coarse;
+    sc.collective.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
+    c.finish();
+  }
+  if (auto it = top.optional_positive_integer("iterations")) sc.iterations = static_cast<int>(*it);
+  if (top.has("warmup")) {
+    auto w = top.integer("warmup");
+    if (w < 0) top.fail("warmup", "expected a number of iterations >= 0");
+    sc.warmup = static_cast<int>(w);
+  }
+  if (top.has("jitter")) {
+    ObjectReader j = top.object("jitter");
+    sc.jitter_stddev = j.number("stddev");
+    if (sc.jitter_stddev < 0 || sc.jitter_stddev > 1) j.fail("stddev", "expected a relative stddev in [0, 1]");
+    if (auto seed = j.optional_positive_integer("seed")) sc.seed = static_cast<uint64_t>(*seed);
+    j.finish();
+  }
+  if (top.has("stragglers")) {
+    top.array("stragglers", [&](const nlohmann::json& v, const std::string& path) {
+      ObjectReader s(v, file, path);
+      auto rank = s.integer("rank");
+      if (rank < 0) s.fail("rank", "expected a rank >= 0");
+      double slowdown = s.number("slowdown");
+      if (slowdown < 1) s.fail("slowdown", "expected a factor >= 1 (compute takes this many times longer)");
+      sc.slowdown_by_rank[static_cast<int>(rank)] = slowdown;
+      s.finish();
+    });
+  }
+  if (top.has("sweep")) {
+    ObjectReader s = top.object("sweep");
+    Sweep sweep;
+    sweep.parameter = s.choice("parameter", platform::sweep_parameters());
+    const std::string unit = platform::sweep_parameter_unit(sweep.parameter);
+    s.array("values", [&](const nlohmann::json& v, const std::string& path) {
+      double value = 0;
+      try {
+        if (v.is_number()) value = v.get<double>();
+        else if (v.is_string() && unit == "bandwidth") value = units::parse_bandwidth_Bps(v.get<std::string>());
+        else if (v.is_string() && unit == "time") value = units::parse_time_s(v.get<std::string>());
+        else throw std::invalid_argument("expected a number or a unit string");
+      } catch (const std::invalid_argument& e) {
+        throw InputError(file, path, e.what());
+      }
+      if (!(value > 0) && unit != "time") throw InputError(file, path, "expected a value > 0");
+      sweep.values.push_back(value);
+    });
+    if (sweep.values.empty()) s.fail("values", "expected at least one value");
+    s.finish();
+    sc.sweep = sweep;
+  }
+  top.finish();
+  return sc;
+}
+
+std::vector<Configuration> expand(const Scenario& sc) {
+  std::vector<Configuration> configs;
+  std::vector<std::optional<double>> sweep_values{std::nullopt};
+  if (sc.sweep) {
+    sweep_values.clear();
+    for (double v : sc.sweep->values) sweep_values.push_back(v);
+  }
+  for (size_t p = 0; p < sc.platforms.size(); ++p)
+    for (size_t w = 0; w < sc.workloads.size(); ++w)
+      for (const auto& value : sweep_values)
+        for (size_t s = 0; s < sc.schedules.size(); ++s)
+          for (int nodes : sc.platforms[p].nodes) configs.push_back({p, w, s, nodes, value});
+  return configs;
+}
+
+}  // namespace dasim::scenario
