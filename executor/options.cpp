@@ -53,12 +53,14 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   app.add_option("--lr", o.lr, "learning rate")->capture_default_str();
   app.add_option("--steps", o.steps, "training steps")->capture_default_str();
   app.add_option("--seed", seed, "seed of data and initial weights")->capture_default_str();
-  app.add_option("--features", o.synthetic.features, "synthetic task: input features")->capture_default_str();
-  app.add_option("--classes", o.synthetic.classes, "synthetic task: classes")->capture_default_str();
-  app.add_option("--samples", o.synthetic.samples, "synthetic task: samples over all ranks")
-      ->capture_default_str();
-  app.add_option("--noise", o.synthetic.noise, "synthetic task: sample spread around the class centre")
-      ->capture_default_str();
+  const std::vector<CLI::Option*> synthetic_flags{
+      app.add_option("--features", o.synthetic.features, "synthetic task: input features")
+          ->capture_default_str(),
+      app.add_option("--classes", o.synthetic.classes, "synthetic task: classes")->capture_default_str(),
+      app.add_option("--samples", o.synthetic.samples, "synthetic task: samples over all ranks")
+          ->capture_default_str(),
+      app.add_option("--noise", o.synthetic.noise, "synthetic task: sample spread around the class centre")
+          ->capture_default_str()};
   app.add_option("--mnist-images", o.mnist_images,
                  "IDX images file (with --mnist-labels) instead of synthetic data");
   app.add_option("--mnist-labels", o.mnist_labels, "IDX labels file");
@@ -130,6 +132,10 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   if (!(o.synthetic.noise >= 0) || !std::isfinite(o.synthetic.noise))
     bad("--noise: expected a finite number >= 0");
   if (o.mnist_images.empty() != o.mnist_labels.empty()) bad("--mnist-images and --mnist-labels go together");
+  if (!o.mnist_images.empty())
+    for (const auto* flag : synthetic_flags)
+      if (flag->count() > 0)
+        bad(flag->get_name() + ": describes the synthetic task, which --mnist-images replaces");
   if (!(o.target_loss > 0)) bad("--target-loss: expected a loss > 0");
   if (o.target_window < 1) bad("--target-window: expected an integer >= 1");
   if (o.warmup_steps < 0 || o.warmup_steps >= o.steps)
