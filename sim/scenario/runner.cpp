@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 namespace dasim::scenario {
@@ -94,7 +95,20 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
                  jobs.size(), elapsed, eta);
     }
   };
-  auto outputs = engine::run_isolated_parallel(jobs, options.jobs, progress);
+  // Largest configurations first, so the last job running alone is a small one.
+  std::vector<size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto gpus_of = [&](size_t job_index) {
+    if (job_index < first_config_job) return 1;
+    const auto& c = configs[job_index - first_config_job];
+    return c.nodes * sc.platforms[c.platform].spec.gpus_per_node;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gpus_of(a) > gpus_of(b); });
+  std::vector<std::function<std::string()>> ordered;
+  for (size_t i : order) ordered.push_back(jobs[i]);
+  auto ordered_outputs = engine::run_isolated_parallel(ordered, options.jobs, progress);
+  std::vector<std::string> outputs(jobs.size());
+  for (size_t i = 0; i < order.size(); ++i) outputs[order[i]] = std::move(ordered_outputs[i]);
 
   RunOutput out;
   for (size_t i = 0; i < configs.size(); ++i) {
