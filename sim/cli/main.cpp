@@ -12,6 +12,10 @@ int main(int argc, char** argv) {
   CLI::App app{"dasim: discrete-event simulator of distributed deep-learning training (SGD, local SGD, DaSGD)"};
   app.set_version_flag("--version", std::string("dasim ") + DASIM_VERSION);
   app.require_subcommand(1);
+  // Bad arguments are bad input like any other: one line on stderr, exit status 2.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("dasim: error: ") + e.what() + " (see --help)\n";
+  });
 
   dasim::cli::add_validate_command(app);
   dasim::cli::add_platform_command(app);

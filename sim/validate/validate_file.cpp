@@ -1,8 +1,11 @@
 #include "validate/validate_file.hpp"
 
+#include "calibration/calibration.hpp"
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
 #include "platform/platform_loader.hpp"
+#include "scenario/scenario.hpp"
+#include "workload/workload_file.hpp"
 
 #include <fmt/format.h>
 
@@ -11,13 +14,26 @@ namespace dasim::validate {
 std::string validate_file(const std::string& file) {
   nlohmann::json root = load_json_file(file);
   if (!root.is_object()) throw InputError(file, "(top level)", "expected a JSON object");
+  if (root.contains("schedules") || root.contains("platforms")) {
+    auto sc = scenario::load_scenario(file);
+    return fmt::format("scenario {}: {} configurations", sc.name, scenario::expand(sc).size());
+  }
   if (root.contains("fabric") || root.contains("node")) {
     auto spec = platform::load_platform(file);
     return fmt::format("platform {}: {} nodes x {} GPUs, {} fabric", spec.name, spec.nodes, spec.gpus_per_node,
                        platform::to_string(spec.fabric.topology));
   }
+  if (root.contains("format") || root.contains("fitted")) {
+    auto c = calibration::parse_calibration(root, file);
+    return fmt::format("calibration of {} ({})", c.device.name, c.measured ? "measured" : "datasheet");
+  }
+  if (root.contains("layers")) {
+    auto w = workload::parse_workload(root, file);
+    return fmt::format("workload {}: {} layers, {} parameters", w.name, w.layers.size(), w.total_params());
+  }
   throw InputError(file, "(top level)",
-                   "cannot tell what kind of dasim file this is (a platform has \"node\" and \"fabric\")");
+                   "cannot tell what kind of dasim file this is (a scenario has \"schedules\", a platform "
+                   "\"node\" and \"fabric\", a calibration \"format\", a workload \"layers\")");
 }
 
 }  // namespace dasim::validate

@@ -1,0 +1,69 @@
+# dasim run end to end: the quick scenario, byte-identical reruns (also with --jobs 2), the
+# trace, and every class of bad scenario (exit 2, FILE: json.path, no output written).
+source "$2/tests/lib/cli_assert.sh"
+
+quick="$SRC/scenarios/quick.json"
+expect_ok "quick scenario" "$BIN/dasim" run "$quick" --out "$WORK/a" --quiet --trace 5
+[ "$(wc -l <"$WORK/a/results.csv")" -eq 13 ] || fail "quick: expected 12 result rows + header"
+grep -q "sgd" "$WORK/stdout" || fail "quick: no summary table on stdout"
+[ -s "$WORK/a/trace-5.json" ] || fail "quick: --trace 5 wrote no trace"
+/usr/bin/python3 - "$WORK/a/trace-5.json" <<'PY' || fail "trace is not a Chrome trace with compute and comm events"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+cats = {e.get("cat") for e in events}
+assert {"compute", "comm"} <= cats, cats
+PY
+
+# ResNet-50's weight allreduce on <= 8 GPUs at 12.5 GB/s (2 x 7/8 x 102 MB / 12.5e9 = 14 ms) is far
+# shorter than one step (~110 ms), so DaSGD with d = 1 must show no exposed time and efficiency 1.
+/usr/bin/python3 - "$WORK/a/results.csv" <<'PY' || fail "quick: DaSGD did not hide its allreduce"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["schedule"] == "dasgd"]
+assert len(rows) == 4
+for r in rows:
+    assert float(r["exposed_comm_s"]) == 0.0, r
+    assert abs(float(r["efficiency"]) - 1.0) < 1e-9, r
+PY
+
+expect_ok "rerun" "$BIN/dasim" run "$quick" --out "$WORK/b" --quiet
+expect_ok "rerun with --jobs 2" "$BIN/dasim" run "$quick" --out "$WORK/c" --quiet --jobs 2
+for f in results.csv results.json; do
+  cmp -s "$WORK/a/$f" "$WORK/b/$f" || fail "rerun: $f differs"
+  cmp -s "$WORK/a/$f" "$WORK/c/$f" || fail "--jobs 2: $f differs"
+done
+
+# mutate NAME PYTHON: writes $WORK/NAME.json from quick.json with `s` edited (paths made absolute).
+mutate() {
+  /usr/bin/python3 - "$quick" "$WORK/$1.json" "$2" "$SRC" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for p in s["platforms"]:
+    p["file"] = sys.argv[4] + "/platforms/" + p["file"].split("/")[-1]
+exec(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"))
+PY
+}
+bad() {  # bad NAME EXPECTED PYTHON
+  mutate "$1" "$3"
+  expect_bad_input "$1" "$1.json: $2" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
+  [ ! -e "$WORK/out-$1" ] || fail "$1: output directory was created"
+}
+bad unknown_schedule 'schedules[1].type: expected one of sgd, local_sgd, dasgd, got "lars"' 's["schedules"][1]["type"] = "lars"'
+bad tau_zero 'schedules[1].tau: expected a positive integer, got 0' 's["schedules"][1]["tau"] = 0'
+bad delay_above_tau 'schedules[2].delay: expected 0 <= delay <= tau = 4, got 5' 's["schedules"][2]["delay"] = 5'
+bad missing_platform 'platforms[0].file: file "/nonexistent/p.json" does not exist' 's["platforms"][0]["file"] = "/nonexistent/p.json"'
+bad missing_calibration 'calibration: file "/nonexistent/c.json" does not exist' 's["calibration"] = "/nonexistent/c.json"'
+bad unknown_key 'iteration: unknown key' 's["iteration"] = 3'
+bad zero_batch 'batch_per_gpu: expected a positive integer, got 0' 's["batch_per_gpu"] = 0'
+bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count, got 0' 's["platforms"][0]["nodes"] = [0, 2]'
+bad unknown_workload 'workloads[0]: resnet51: not a built-in workload' 's["workloads"] = ["resnet51"]'
+bad sweep_parameter 'sweep.parameter: expected one of' 's["sweep"] = {"parameter": "warp_speed", "values": [1]}'
+bad sweep_value 'sweep.values[1]: unknown bandwidth unit' 's["sweep"] = {"parameter": "inter_node_bandwidth", "values": ["10Gbps", "25GBq"]}'
+bad no_schedules 'schedules: expected at least one schedule' 's["schedules"] = []'
+
+printf '{"platforms": [' >"$WORK/malformed.json"
+expect_bad_input "malformed scenario" "malformed.json: malformed JSON" "$BIN/dasim" run "$WORK/malformed.json" --out "$WORK/out-m" --quiet
+expect_bad_input "trace index out of range" "--trace 99" "$BIN/dasim" run "$quick" --out "$WORK/out-t" --quiet --trace 99
+[ ! -e "$WORK/out-t" ] || fail "trace out of range: output directory was created"
+expect_bad_input "missing --out" "--out" "$BIN/dasim" run "$quick"
+finish
