@@ -19,7 +19,7 @@ constexpr int kStepRecordFields = 5;
 
 struct TrainOutput {
   std::vector<StepRecord> steps;
-  std::vector<std::vector<double>> forward_s, backward_s;  // [step][layer]
+  std::vector<std::vector<double>> forward_s, backward_s;  // [step][layer], only with --profile
   std::vector<Bucket> buckets;                             // sgd only
   int consistency_checks = 0;                              // steps whose weight hashes were compared
 };

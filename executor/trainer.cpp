@@ -107,6 +107,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
   std::vector<int32_t> y;
   const int progress_every = std::max(1, options.steps / 10);
 
+  const double loop_start_s = wall_now_s();
   for (long k = 1; k <= options.steps; ++k) {
     const double t_start = wall_now_s();
     mpi_call_s = exposed_s = 0;
@@ -157,16 +158,20 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
     rec.exposed_s = exposed_s;
     rec.compute_s = rec.wall_s - exposed_s - mpi_call_s;
     out.steps.push_back(rec);
-    out.forward_s.push_back(model.forward_times_s());
-    out.backward_s.push_back(model.backward_times_s());
+    if (!options.profile.empty()) {  // per-layer times are only kept for --profile
+      out.forward_s.push_back(model.forward_times_s());
+      out.backward_s.push_back(model.backward_times_s());
+    }
 
     if (options.check_consistency) {
       check_consistency(sched, k, options.steps, model.weights(), comm, ranks);
       ++out.consistency_checks;
     }
-    if (rank == 0 && !options.quiet && (k % progress_every == 0 || k == options.steps))
-      std::fprintf(stderr, "dasim-train: step %ld/%d loss %.4f step time %.3f ms\n", k, options.steps,
-                   rec.loss, rec.wall_s * 1e3);
+    if (rank == 0 && !options.quiet && (k % progress_every == 0 || k == options.steps)) {
+      const double elapsed_s = wall_now_s() - loop_start_s;
+      std::fprintf(stderr, "dasim-train: step %ld/%d loss %.4f step time %.3f ms, ETA %.1f s\n", k,
+                   options.steps, rec.loss, rec.wall_s * 1e3, elapsed_s / k * (options.steps - k));
+    }
   }
   return out;
 }
