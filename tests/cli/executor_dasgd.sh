@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dasim-train dasgd on 2 ranks, d = 1 and d = 2: every rank's final weights equal the serial
 # reference's avg(snapshots) + local progress (--verify), the weights differ between ranks when
-# the schedule says so (--check-consistency), and the target loss is reached.
+# the schedule says so (--check-consistency), and the target loss is reached; d = 0 is local SGD.
 set -euo pipefail
 source "$2/tests/executor/cli_helpers.bash"
 
@@ -13,4 +13,17 @@ for d in 1 2; do
     || fail "dasgd d=$d target not reached"
   [ "$(json "$WORK/dasgd$d.json" "d['results'][0]['delay']")" = $d ] || fail "delay column"
 done
+# d = 0 degenerates to local SGD (ALGORITHMS.md): same loss curve and --check-consistency sees
+# identical weights right after every averaging.
+mpi2 --schedule dasgd --tau 4 --delay 0 --steps 40 --check-consistency -o "$WORK/d0.json" "${TASK[@]}" \
+  || fail "dasgd d=0 run failed"
+mpi2 --schedule local_sgd --tau 4 --steps 40 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
+"$PY" - "$WORK/d0.json" "$WORK/local.json" <<'PY' || fail "dasgd d=0 does not follow local_sgd"
+import json, sys
+a = json.load(open(sys.argv[1]))["loss_curve"]
+b = json.load(open(sys.argv[2]))["loss_curve"]
+worst = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b))
+print(f"max relative loss difference dasgd(d=0) vs local_sgd: {worst:.3g}")
+sys.exit(0 if len(a) == len(b) == 40 and worst < 1e-5 else 1)
+PY
 echo "executor_dasgd: ok"
