@@ -23,6 +23,22 @@ void call(const std::function<void()>& f) {
 
 }  // namespace
 
+double softmax_cross_entropy(const float* logits, const int32_t* y, int batch, int classes, float* delta) {
+  double loss = 0.0;
+  for (int r = 0; r < batch; ++r) {
+    const float* row = logits + int64_t{r} * classes;
+    float* d = delta + int64_t{r} * classes;
+    const float max = *std::max_element(row, row + classes);
+    double sum = 0.0;
+    for (int c = 0; c < classes; ++c) sum += std::exp(static_cast<double>(row[c] - max));
+    loss += std::log(sum) - (row[y[r]] - max);
+    for (int c = 0; c < classes; ++c)
+      d[c] = static_cast<float>(
+          (std::exp(static_cast<double>(row[c] - max)) / sum - (c == y[r] ? 1.0 : 0.0)) / batch);
+  }
+  return loss / batch;
+}
+
 Mlp::Mlp(std::vector<int> widths, uint64_t seed) : widths_(std::move(widths)) {
   if (widths_.size() < 2) throw std::invalid_argument("an MLP needs at least an input and an output width");
   offsets_.push_back(0);
@@ -71,21 +87,10 @@ float Mlp::forward(const float* x, const int32_t* y, int batch, const MlpHooks& 
   const int classes = widths_.back();
   const auto& logits = pre_[L - 1];
   delta_.resize(logits.size());
-  double loss = 0.0;
-  for (int r = 0; r < batch; ++r) {
-    const float* row = logits.data() + int64_t{r} * classes;
-    float* d = delta_.data() + int64_t{r} * classes;
-    const float max = *std::max_element(row, row + classes);
-    double sum = 0.0;
-    for (int c = 0; c < classes; ++c) sum += std::exp(static_cast<double>(row[c] - max));
-    loss += std::log(sum) - (row[y[r]] - max);
-    for (int c = 0; c < classes; ++c)
-      d[c] = static_cast<float>(
-          (std::exp(static_cast<double>(row[c] - max)) / sum - (c == y[r] ? 1.0 : 0.0)) / batch);
-  }
+  const double loss = softmax_cross_entropy(logits.data(), y, batch, classes, delta_.data());
   forward_times_s_[L - 1] += now_s() - t0;
   call(hooks.poll);
-  return static_cast<float>(loss / batch);
+  return static_cast<float>(loss);
 }
 
 float Mlp::loss(const float* x, const int32_t* y, int batch) {

@@ -15,6 +15,10 @@
 
 namespace dasim::executor {
 
+// Mean softmax cross-entropy of `logits` (batch x classes, row-major) against labels `y`; writes
+// dLoss/dlogits = (softmax - onehot) / batch into `delta`. Shared by the CPU and GPU models.
+double softmax_cross_entropy(const float* logits, const int32_t* y, int batch, int classes, float* delta);
+
 struct MlpHooks {
   std::function<void()> poll;
   std::function<void(int layer)> backward_done;

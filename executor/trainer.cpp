@@ -3,6 +3,7 @@
 
 #include "comm.hpp"
 #include "common/errors.hpp"
+#include "consistency.hpp"
 #include "update_rules.hpp"
 
 #include <fmt/format.h>
@@ -10,36 +11,6 @@
 #include <cstdio>
 
 namespace dasim::executor {
-namespace {
-
-// Whether all ranks must hold bit-identical weights after `step` under the schedule.
-// DaSGD adds each rank's local progress back after a merge, so its ranks agree only when no progress
-// was made since the snapshot: d = 0, or a snapshot taken at the last step and merged at once.
-bool expect_identical(const Schedule& s, long step, long last_step, int ranks) {
-  if (ranks == 1 || s.kind == ScheduleKind::sgd) return true;
-  if (s.kind == ScheduleKind::local_sgd) return is_averaging_step(s, step);
-  return is_averaging_step(s, step) && (s.delay == 0 || step == last_step);
-}
-
-void check_consistency(const Schedule& s, long step, long last_step, const std::vector<float>& w,
-                       MPI_Comm comm, int ranks) {
-  const uint64_t h = weights_hash(w);
-  uint64_t local[2] = {h, ~h}, global[2] = {0, 0};
-  {
-    WatchdogGuard guard("consistency allreduce");
-    mpi_check(MPI_Allreduce(local, global, 2, MPI_UINT64_T, MPI_MAX, comm), "MPI_Allreduce (consistency)");
-  }
-  const bool identical = global[0] == ~global[1];  // max hash == min hash
-  const bool expected = expect_identical(s, step, last_step, ranks);
-  if (identical != expected)
-    throw RuntimeFailure(
-        fmt::format("consistency check failed at step {}: {} weights are {} across ranks, the {} "
-                    "schedule implies they are {}",
-                    step, to_string(s.kind), identical ? "identical" : "different", to_string(s.kind),
-                    expected ? "identical" : "different"));
-}
-
-}  // namespace
 
 TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, MPI_Comm comm) {
   int rank = 0, ranks = 1;
@@ -164,7 +135,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
     }
 
     if (options.check_consistency) {
-      check_consistency(sched, k, options.steps, model.weights(), comm, ranks);
+      check_weights_consistency(sched, k, options.steps, model.weights(), comm, ranks);
       ++out.consistency_checks;
     }
     if (rank == 0 && !options.quiet && (k % progress_every == 0 || k == options.steps)) {
