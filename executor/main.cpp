@@ -10,6 +10,9 @@
 #include "report/result_row.hpp"
 #include "summary.hpp"
 #include "trainer.hpp"
+#ifdef DASIM_TRAIN_CUDA
+#include "cuda/gpu_trainer.hpp"
+#endif
 
 #include <cblas.h>
 #include <fmt/format.h>
@@ -104,6 +107,15 @@ int run(int argc, char** argv) {
     if (env_rank == 0) std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+#ifndef DASIM_TRAIN_CUDA
+  if (o.device == Device::cuda) {
+    if (env_rank == 0)
+      std::cerr << "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL "
+                   "not found "
+                   "at configure time)\n";
+    return kExitBadInput;
+  }
+#endif
   openblas_set_num_threads(o.blas_threads);
 
   int provided = 0;
@@ -121,6 +133,13 @@ int run(int argc, char** argv) {
     data = load_shard(o, rank, ranks);
     if (data.samples() < 1)
       throw InputError(fmt::format("dasim-train: rank {} got no samples of the data set", rank));
+#ifdef DASIM_TRAIN_CUDA
+    if (o.device == Device::cuda) {
+      const std::string problem = cuda_device_problem();
+      if (!problem.empty())
+        throw InputError(fmt::format("dasim-train: --device cuda: rank {}: {}", rank, problem));
+    }
+#endif
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";
     status = kExitBadInput;
@@ -138,9 +157,17 @@ int run(int argc, char** argv) {
   const double t0 = wall_now_s();
   TrainOutput trained;
   try {
-    trained = train(o, model, data, comm);
-  } catch (const RuntimeFailure& e) {  // every rank reaches the same verdict
-    if (rank == 0) std::cerr << "dasim-train: " << e.what() << "\n";
+    if (o.device == Device::cpu) trained = train(o, model, data, comm);
+#ifdef DASIM_TRAIN_CUDA
+    if (o.device == Device::cuda) {
+      std::vector<float> final_weights;
+      trained = train_gpu(o, widths, model.weights(), data, comm, final_weights);
+      model.weights() = final_weights;
+    }
+#endif
+  } catch (const RuntimeFailure& e) {  // consistency: every rank alike; CUDA/NCCL: this rank
+    std::cerr << "dasim-train: rank " << rank << ": " << e.what() << "\n";
+    WatchdogGuard guard("MPI_Finalize");  // a peer that did not fail may never get there
     MPI_Finalize();
     return kExitRuntimeFailure;
   }
@@ -185,7 +212,8 @@ int run(int argc, char** argv) {
     while (!run.mpi_library.empty() && (run.mpi_library.back() == '\0' ||
                                         std::isspace(static_cast<unsigned char>(run.mpi_library.back()))))
       run.mpi_library.pop_back();
-    run.blas = openblas_get_config();
+    run.blas =
+        o.device == Device::cuda ? std::string("cuBLAS + cuDNN (NCCL collectives)") : openblas_get_config();
     run.dataset = data.description;
     run.buckets = trained.buckets;
     run.consistency_checks = trained.consistency_checks;

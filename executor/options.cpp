@@ -43,6 +43,10 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB";
   std::optional<int> tau, delay;
   int64_t seed = 1;
+  std::string device = "cpu";
+  app.add_option("--device", device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   app.add_option("--schedule", schedule, "sgd | local_sgd | dasgd")
       ->check(CLI::IsMember({"sgd", "local_sgd", "dasgd"}));
   app.add_option("--tau", tau, "local steps between averagings (local_sgd, dasgd; default 4)");
@@ -113,6 +117,12 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
                         o.schedule.delay));
     }
   }
+  o.device = device == "cuda" ? Device::cuda : Device::cpu;
+  if (o.device == Device::cuda && !o.profile.empty())
+    bad("--profile: per-layer times are measured on --device cpu only");
+  if (o.device == Device::cuda && o.verify)
+    bad("--verify: the serial reference runs on the CPU, whose rounding differs from cuBLAS; use --device "
+        "cpu");
   o.hidden = parse_widths(hidden);
   try {
     o.bucket_bytes = units::parse_bytes(bucket);

@@ -14,7 +14,10 @@
 
 namespace dasim::executor {
 
+enum class Device { cpu, cuda };
+
 struct TrainOptions {
+  Device device = Device::cpu;
   Schedule schedule;
   std::vector<int> hidden{256, 256};
   int batch = 64;  // per rank

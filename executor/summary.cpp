@@ -73,7 +73,7 @@ report::ResultRow make_result_row(const RunDescription& run,
   row.schedule = to_string(o.schedule.kind);
   row.tau = o.schedule.tau;
   row.delay = o.schedule.delay;
-  row.collective = "mpi";
+  row.collective = o.device == Device::cuda ? "nccl" : "mpi";
   row.nodes = static_cast<int>(std::set<std::string>(run.hosts.begin(), run.hosts.end()).size());
   row.gpus = run.ranks;
   row.batch_per_gpu = o.batch;
@@ -105,6 +105,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["layer_widths"] = run.widths;
   config["params"] = run.params;
   config["precision"] = "fp32";
+  config["device"] = o.device == Device::cuda ? "cuda" : "cpu";
   config["schedule"] = to_string(o.schedule.kind);
   config["tau"] = o.schedule.tau;
   config["delay"] = o.schedule.delay;

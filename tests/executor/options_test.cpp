@@ -61,6 +61,8 @@ TEST(Options, RejectsEachClassOfBadArgument) {
       {"--mnist-images", "a", "--mnist-labels", "b", "--noise", "1"},  // synthetic flag ignored by MNIST
       {"--warmup-steps", "10", "--steps", "10"},                       // nothing left to time
       {"--classes", "1"},                                              // a single class
+      {"--device", "tpu"},                                             // unknown device
+      {"--device", "cuda", "--verify"},                                // reference is CPU-only
       {"--comm-timeout", "0"},                                         // no time to communicate
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
