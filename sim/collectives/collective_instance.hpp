@@ -1,42 +1,59 @@
-// Internal: the state one collective call shares between its ranks' helper actors. A rank learns
-// that its ring/tree neighbour's data has arrived through a counting semaphore per (rank,
-// channel): the sender releases it when its flow completes, the receiver acquires it. Channels
-// keep independent streams apart (the intra-node and inter-node rings of the hierarchical
-// algorithm, the up and down sweeps of each tree).
+// Internal: the state one collective call shares between its ranks' helper actors. Data moves as
+// mailbox messages: rank r's channel c of this collective is a mailbox the ring/tree neighbour
+// puts to and r gets from, so "the neighbour's data has arrived" is simply a completed get.
+// Channels keep independent streams apart (the intra-node and inter-node rings of the
+// hierarchical algorithm, the up and down sweeps of each tree). Mailboxes are named by a slot that
+// is reused once the collective is over, so a long simulation does not pile up mailboxes.
+//
+// (Host-to-host Comm::sendto would avoid mailboxes, but SimGrid 3.32 keeps every such detached
+// comm in one global list and removes each finished one by a linear scan: quadratic at 16k ranks.)
 #pragma once
 
 #include "collectives/collective_types.hpp"
 
+#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <memory>
 #include <vector>
 
 namespace dasim::collectives {
 
-constexpr int kChannels = 6;
 constexpr int kRingChannel = 0;
 constexpr int kInterRingChannel = 1;
 constexpr int tree_up_channel(int tree) { return 2 + 2 * tree; }
 constexpr int tree_down_channel(int tree) { return 3 + 2 * tree; }
 
-struct CollectiveInstance {
-  CollectiveInstance(Op op_, double bytes_, int ranks) : op(op_), bytes(bytes_), inbox(size_t(ranks) * kChannels) {}
+// Mailbox name slots of the collectives in flight; a slot is free again when its collective ends.
+class MailboxSlots {
+ public:
+  int acquire();
+  void release(int slot) { in_use_[size_t(slot)] = false; }
 
-  void signal(int rank, int channel) { semaphore(rank, channel)->release(); }
-  void await(int rank, int channel) { semaphore(rank, channel)->acquire(); }
+ private:
+  std::vector<bool> in_use_;
+};
+
+struct CollectiveInstance {
+  CollectiveInstance(Op op_, double bytes_, std::shared_ptr<MailboxSlots> slots_);
+  ~CollectiveInstance();
+  CollectiveInstance(const CollectiveInstance&) = delete;
+  CollectiveInstance& operator=(const CollectiveInstance&) = delete;
+
+  simgrid::s4u::Mailbox* mailbox(int rank, int channel) const;
+  // Lets a tree root's broadcast sweep know that chunk c has been fully reduced.
+  simgrid::s4u::SemaphorePtr root_reduced(int tree);
 
   Op op;
   double bytes;
   int started = 0;  // ranks that have called start() for this instance
 
  private:
-  simgrid::s4u::SemaphorePtr& semaphore(int rank, int channel) {
-    auto& s = inbox[size_t(rank) * kChannels + size_t(channel)];
-    if (!s) s = simgrid::s4u::Semaphore::create(0);
-    return s;
-  }
-  std::vector<simgrid::s4u::SemaphorePtr> inbox;
+  std::shared_ptr<MailboxSlots> slots;
+  int slot;
+  simgrid::s4u::SemaphorePtr reduced[2];
 };
 
 // What one rank's helper actor needs to run its part.
@@ -45,6 +62,13 @@ struct PartContext {
   const std::vector<simgrid::s4u::Host*>& hosts;
   const CollectiveOptions& options;
   int rank;
+
+  // Starts sending `bytes` to `to`'s mailbox on `channel`; the flow starts when `to` receives.
+  simgrid::s4u::CommPtr send_async(int to, int channel, double bytes) const;
+  // Blocks until a message on this rank's mailbox `channel` has arrived.
+  void receive(int channel) const;
+  // Posts a receive now (like a pre-posted buffer: the sender's flow can start at once).
+  simgrid::s4u::CommPtr receive_async(int channel) const;
 };
 
 // Time to reduce `bytes` into a buffer on the GPU (read two operands, write one), or 0 when

@@ -82,7 +82,7 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
 std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {
   uint64_t call = calls_[size_t(rank)]++;
   auto it = open_.find(call);
-  if (it == open_.end()) it = open_.emplace(call, std::make_shared<CollectiveInstance>(op, bytes, size())).first;
+  if (it == open_.end()) it = open_.emplace(call, std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_)).first;
   auto instance = it->second;
   if (instance->op != op || instance->bytes != bytes)
     throw std::logic_error(fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes",

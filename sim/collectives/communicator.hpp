@@ -10,6 +10,7 @@
 // collectives (SPMD): the k-th start of each rank belongs to the same collective.
 #pragma once
 
+#include "collectives/collective_instance.hpp"
 #include "collectives/collective_types.hpp"
 #include "collectives/double_binary_tree.hpp"
 #include "platform/platform_builder.hpp"
@@ -76,6 +77,7 @@ class Communicator {
   std::vector<BinaryTree> trees_;  // built on first tree allreduce
   std::vector<uint64_t> calls_;  // per rank: collectives started so far
   std::map<uint64_t, std::shared_ptr<CollectiveInstance>> open_;
+  std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();
 };
 
 }  // namespace dasim::collectives

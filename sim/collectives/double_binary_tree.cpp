@@ -16,11 +16,6 @@ int chunk_count(const CollectiveOptions& options, double bytes) {
   return std::clamp(static_cast<int>(std::ceil(bytes / options.tree_chunk_bytes)), 1, options.tree_max_chunks);
 }
 
-sg4::CommPtr send_async(const PartContext& ctx, int to, double bytes) {
-  auto size = static_cast<uint64_t>(std::llround(std::max(bytes, 1.0)));
-  return sg4::Comm::sendto_async(ctx.hosts[size_t(ctx.rank)], ctx.hosts[size_t(to)], size);
-}
-
 }  // namespace
 
 BinaryTree build_in_order_tree(const std::vector<int>& order) {
@@ -54,15 +49,18 @@ void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_in
   const auto& children = tree.children[size_t(ctx.rank)];
   const int parent = tree.parent[size_t(ctx.rank)];
   const double reduce_s = reduction_time_s(ctx.options, chunk) * static_cast<double>(children.size());
+  // Receives for every chunk are posted up front, as NCCL's pre-allocated buffers let children
+  // send ahead; chunk c is reduced once the first (c+1) x children messages are in.
+  std::vector<sg4::CommPtr> from_children;
+  for (size_t k = 0; k < size_t(chunks) * children.size(); ++k)
+    from_children.push_back(ctx.receive_async(tree_up_channel(tree_index)));
   for (int c = 0; c < chunks; ++c) {
-    for (size_t k = 0; k < children.size(); ++k) ctx.instance.await(ctx.rank, tree_up_channel(tree_index));
+    for (size_t k = 0; k < children.size(); ++k) from_children[size_t(c) * children.size() + k]->wait();
     if (reduce_s > 0) sg4::this_actor::sleep_for(reduce_s);
-    if (parent >= 0) {
-      send_async(ctx, parent, chunk)->wait();
-      ctx.instance.signal(parent, tree_up_channel(tree_index));
-    } else {
-      ctx.instance.signal(ctx.rank, tree_down_channel(tree_index));  // root: chunk c fully reduced
-    }
+    if (parent >= 0)
+      ctx.send_async(parent, tree_up_channel(tree_index), chunk)->wait();
+    else
+      ctx.instance.root_reduced(tree_index)->release();  // root: chunk c fully reduced
   }
 }
 
@@ -70,14 +68,18 @@ void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree
   const int chunks = chunk_count(ctx.options, bytes);
   const double chunk = bytes / chunks;
   const auto& children = tree.children[size_t(ctx.rank)];
+  const bool root = tree.parent[size_t(ctx.rank)] < 0;
+  std::vector<sg4::CommPtr> from_parent;
+  if (!root)
+    for (int c = 0; c < chunks; ++c) from_parent.push_back(ctx.receive_async(tree_down_channel(tree_index)));
   for (int c = 0; c < chunks; ++c) {
-    ctx.instance.await(ctx.rank, tree_down_channel(tree_index));
+    if (root)
+      ctx.instance.root_reduced(tree_index)->acquire();
+    else
+      from_parent[size_t(c)]->wait();
     std::vector<sg4::CommPtr> sends;
-    for (int child : children) sends.push_back(send_async(ctx, child, chunk));
-    for (size_t k = 0; k < sends.size(); ++k) {
-      sends[k]->wait();
-      ctx.instance.signal(children[k], tree_down_channel(tree_index));
-    }
+    for (int child : children) sends.push_back(ctx.send_async(child, tree_down_channel(tree_index), chunk));
+    for (auto& send : sends) send->wait();
   }
 }
 

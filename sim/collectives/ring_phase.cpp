@@ -9,14 +9,6 @@
 namespace sg4 = simgrid::s4u;
 
 namespace dasim::collectives {
-namespace {
-
-void send(const PartContext& ctx, int to, double bytes) {
-  auto size = static_cast<uint64_t>(std::llround(std::max(bytes, 1.0)));
-  sg4::Comm::sendto_async(ctx.hosts[size_t(ctx.rank)], ctx.hosts[size_t(to)], size)->wait();
-}
-
-}  // namespace
 
 double reduction_time_s(const CollectiveOptions& options, double bytes) {
   if (!options.reduction_compute || options.memory_bandwidth_Bps <= 0) return 0;
@@ -31,9 +23,9 @@ void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int
   if (ctx.options.granularity == Granularity::coarse) {
     // One flow carries all steps' bytes: the bandwidth term (n-1)/n x S / B is exact and the flow
     // pays one route latency; the other n-2 step latencies (and reductions) are added as a delay.
-    send(ctx, next, steps * share_bytes);
-    ctx.instance.signal(next, channel);
-    ctx.instance.await(ctx.rank, channel);
+    auto sent = ctx.send_async(next, channel, steps * share_bytes);
+    ctx.receive(channel);
+    sent->wait();
     double delay = (steps - 1) * next_latency_s + steps * reduce_s;
     if (delay > 0) sg4::this_actor::sleep_for(delay);
     return;
@@ -41,9 +33,9 @@ void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int
   // Fine-grained: each step forwards one share to the next rank once the previous rank's share
   // of the step before has arrived (and been reduced).
   for (int s = 0; s < steps; ++s) {
-    send(ctx, next, share_bytes);
-    ctx.instance.signal(next, channel);
-    ctx.instance.await(ctx.rank, channel);
+    auto sent = ctx.send_async(next, channel, share_bytes);
+    ctx.receive(channel);
+    sent->wait();
     if (reduce_s > 0) sg4::this_actor::sleep_for(reduce_s);
   }
 }
@@ -52,12 +44,12 @@ void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is
   const int chunks = std::clamp(static_cast<int>(std::ceil(bytes / ctx.options.tree_chunk_bytes)), 1,
                                 ctx.options.tree_max_chunks);
   const double chunk = bytes / chunks;
+  std::vector<sg4::CommPtr> incoming;  // pre-posted, so the upstream rank never waits for us
+  if (!is_root)
+    for (int c = 0; c < chunks; ++c) incoming.push_back(ctx.receive_async(kRingChannel));
   for (int c = 0; c < chunks; ++c) {
-    if (!is_root) ctx.instance.await(ctx.rank, kRingChannel);
-    if (!is_last) {
-      send(ctx, next, chunk);
-      ctx.instance.signal(next, kRingChannel);
-    }
+    if (!is_root) incoming[size_t(c)]->wait();
+    if (!is_last) ctx.send_async(next, kRingChannel, chunk)->wait();
   }
 }
 
