@@ -44,11 +44,20 @@ double parse_size(const std::string& text, const char* option) {
 void run(const CollectiveArgs& a) {
   auto spec = platform::load_platform(a.platform, a.nodes > 0 ? std::optional<int>(a.nodes) : std::nullopt);
   collectives::CollectiveOptions options;
-  options.algorithm = collectives::parse_algorithm(a.algo);
+  try {
+    options.algorithm = collectives::parse_algorithm(a.algo);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--algo: ") + e.what());
+  }
   options.granularity = a.fine ? collectives::Granularity::fine : collectives::Granularity::coarse;
   options.reduction_compute = a.reduction;
   options.memory_bandwidth_Bps = a.memory_bandwidth_Bps;
-  const auto op = collectives::parse_op(a.op);
+  collectives::Op op;
+  try {
+    op = collectives::parse_op(a.op);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--op: ") + e.what());
+  }
   const double min_bytes = parse_size(a.min_bytes, "--min-bytes");
   const double max_bytes = parse_size(a.max_bytes, "--max-bytes");
   if (min_bytes <= 0) throw InputError("--min-bytes: expected a size > 0 bytes");
@@ -96,7 +105,8 @@ void add_collective_command(CLI::App& app) {
   auto a = std::make_shared<CollectiveArgs>();
   auto* cmd = app.add_subcommand("collective", "nccl-tests-style sweep of a collective on a simulated platform");
   cmd->add_option("--platform", a->platform, "Platform JSON file")->required();
-  cmd->add_option("--nodes", a->nodes, "Override the node count")->check(CLI::PositiveNumber);
+  cmd->add_option("--nodes", a->nodes, "Override the node count (ranks = nodes x GPUs per node)")
+      ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast");
   cmd->add_option("--algo", a->algo, "ring | tree | hierarchical");
   cmd->add_option("--min-bytes", a->min_bytes, "Smallest size (e.g. 8, 1K, 1M)");

@@ -23,7 +23,7 @@ void add_platform_command(CLI::App& app) {
   auto options = std::make_shared<ShowOptions>();
   auto* show = platform->add_subcommand("show", "Summary, links, bisection bandwidth and the GPU-to-GPU matrix of one node");
   show->add_option("file", options->file, "Platform JSON file")->required();
-  show->add_option("--nodes", options->nodes, "Override the node count of the file")->check(CLI::PositiveNumber);
+  show->add_option("--nodes", options->nodes, "Override the node count of the file")->check(CLI::Range(1, 1 << 20));
   show->callback([options] {
     auto spec = platform::load_platform(options->file,
                                         options->nodes > 0 ? std::optional<int>(options->nodes) : std::nullopt);

@@ -22,8 +22,8 @@ expect_bad_input() {
   status=$?
   err=$(cat "$WORK/stderr")
   if [ "$status" -ne 2 ]; then fail "$name: exit status $status, expected 2 (stderr: $err)"; return; fi
-  if [ -n "$out" ]; then fail "$name: printed to stdout: $out"; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$name: expected one stderr line, got: $err"; fi
+  if [ -n "$out" ]; then fail "$name: printed to stdout: $out"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$name: expected one stderr line, got: $err"; return; fi
   case "$err" in
     *"$expected"*) echo "ok: $name -> $err" ;;
     *) fail "$name: stderr lacks \"$expected\": $err" ;;
