@@ -118,14 +118,19 @@ int run(int argc, char** argv) {
 #endif
   openblas_set_num_threads(o.blas_threads);
 
+  // The watchdog also covers MPI_Init: a peer that dies or hangs while the job starts up must not
+  // leave the others waiting there.
+  start_watchdog(o.comm_timeout_s, env_rank);
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  {
+    WatchdogGuard guard("MPI_Init");
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  }
   MPI_Comm comm = MPI_COMM_WORLD;
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  start_watchdog(o.comm_timeout_s, rank);
 
   Dataset data;
   int status = kExitOk;
