@@ -25,6 +25,7 @@ constexpr int kRingChannel = 0;
 constexpr int kInterRingChannel = 1;
 constexpr int tree_up_channel(int tree) { return 2 + 2 * tree; }
 constexpr int tree_down_channel(int tree) { return 3 + 2 * tree; }
+constexpr int kFirstRingChannel = 8;  // ring channel k uses mailbox channel 8 + k
 
 // Mailbox name slots of the collectives in flight; a slot is free again when its collective ends.
 class MailboxSlots {

@@ -43,9 +43,10 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       hosts_(platform.gpus),
       gpus_per_node_(platform.gpus_per_node),
       nodes_(platform.nodes),
-      flat_order_(flat_ring_order(spec)),
       calls_(platform.gpus.size(), 0) {
-  flat_ = make_ring({flat_order_});
+  const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
+  for (const auto& order : multi_ring_orders(spec, channels)) rings_.push_back(make_ring({order}));
+  flat_order_ = multi_ring_orders(spec, 1).front();
   auto cycle = best_intra_node_cycle(spec);
   std::vector<std::vector<int>> intra, inter(static_cast<size_t>(gpus_per_node_));
   for (int n = 0; n < nodes_; ++n) {
@@ -111,36 +112,44 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
     return pending;
   };
 
-  const auto& flat = flat_;
+  // Ring algorithms run one actor per channel, each on its own ring with 1/channels of the data.
+  auto ring_bodies = [&](bool reduce_scatter, bool all_gather) {
+    std::vector<std::function<void(const PartContext&)>> bodies;
+    const double share = bytes / p / static_cast<double>(rings_.size());
+    for (size_t k = 0; k < rings_.size(); ++k) {
+      const RingLinks& ring = rings_[k];
+      const int channel = kFirstRingChannel + static_cast<int>(k);
+      bodies.push_back([&ring, channel, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
+        const int next = ring.next[size_t(ctx.rank)];
+        const double latency = ring.next_latency_s[size_t(ctx.rank)];
+        if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true);
+        if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false);
+      });
+    }
+    return bodies;
+  };
+  const int ring_parts = static_cast<int>(rings_.size());
   switch (op) {
     case Op::reduce_scatter:
     case Op::all_gather:
       if (options_.algorithm != Algorithm::ring)
         throw InputError(fmt::format("{} is implemented with the ring algorithm only", to_string(op)));
-      return launch(1, {[&flat, op, bytes, p](const PartContext& ctx) {
-                      run_ring_phase(ctx, flat.next[size_t(ctx.rank)], flat.next_latency_s[size_t(ctx.rank)], p,
-                                     bytes / p, kRingChannel, op == Op::reduce_scatter);
-                    }});
+      return launch(ring_parts, ring_bodies(op == Op::reduce_scatter, op == Op::all_gather));
     case Op::broadcast: {
       if (options_.algorithm != Algorithm::ring)
         throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
       const bool is_root = rank == flat_order_.front();
       const bool is_last = rank == flat_order_.back();
-      return launch(1, {[&flat, bytes, is_root, is_last](const PartContext& ctx) {
-                      run_chain_broadcast(ctx, flat.next[size_t(ctx.rank)], is_root, is_last, bytes);
+      const int next = rings_.front().next[size_t(rank)];
+      return launch(1, {[next, bytes, is_root, is_last](const PartContext& ctx) {
+                      run_chain_broadcast(ctx, next, is_root, is_last, bytes);
                     }});
     }
     case Op::allreduce: break;
   }
 
   switch (options_.algorithm) {
-    case Algorithm::ring:
-      return launch(1, {[&flat, bytes, p](const PartContext& ctx) {
-                      const int next = flat.next[size_t(ctx.rank)];
-                      const double latency = flat.next_latency_s[size_t(ctx.rank)];
-                      run_ring_phase(ctx, next, latency, p, bytes / p, kRingChannel, true);
-                      run_ring_phase(ctx, next, latency, p, bytes / p, kRingChannel, false);
-                    }});
+    case Algorithm::ring: return launch(ring_parts, ring_bodies(true, true));
     case Algorithm::tree: {
       if (trees_.empty()) trees_ = build_double_binary_tree(flat_order_);
       const auto& trees = trees_;

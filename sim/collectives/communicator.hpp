@@ -72,7 +72,8 @@ class Communicator {
   std::vector<simgrid::s4u::Host*> hosts_;
   int gpus_per_node_ = 1;
   int nodes_ = 1;
-  RingLinks flat_, intra_, inter_;
+  std::vector<RingLinks> rings_;  // the flat ring's channels
+  RingLinks intra_, inter_;
   std::vector<int> flat_order_;
   std::vector<BinaryTree> trees_;  // built on first tree allreduce
   std::vector<uint64_t> calls_;  // per rank: collectives started so far

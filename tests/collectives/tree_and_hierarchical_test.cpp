@@ -2,6 +2,7 @@
 #include "collectives/collective_benchmark.hpp"
 #include "collectives/double_binary_tree.hpp"
 #include "collectives/ring_order.hpp"
+#include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
 
 #include <gtest/gtest.h>
@@ -64,13 +65,15 @@ TEST(TreeAllreduce, LargeMessagesStillApproachTheLinkBandwidth) {
 }
 
 // DGX A100, 4 nodes: 8 HDR rails of 25e9 B/s per node.
-TEST(HierarchicalAllreduce, BoundedByTheNicAggregateAndFasterThanTheFlatRing) {
+TEST(HierarchicalAllreduce, BoundedByTheNicAggregateAndFasterThanASingleFlatRing) {
   auto spec = load_platform(preset("dgx-a100-hdr.json"), 4);
   const double bytes = 1 << 30;
   CollectiveOptions hier;
   hier.algorithm = Algorithm::hierarchical;
+  CollectiveOptions single_ring;
+  single_ring.ring_channels = 1;
   auto h = run_collective_sweep(spec, hier, Op::allreduce, {bytes})[0];
-  auto flat = run_collective_sweep(spec, CollectiveOptions{}, Op::allreduce, {bytes})[0];
+  auto flat = run_collective_sweep(spec, single_ring, Op::allreduce, {bytes})[0];
   const double nic_aggregate_Bps = 8 * 25e9;
   EXPECT_LT(h.busbw_Bps, nic_aggregate_Bps);
   EXPECT_GT(h.busbw_Bps, 2 * flat.busbw_Bps);
@@ -78,8 +81,36 @@ TEST(HierarchicalAllreduce, BoundedByTheNicAggregateAndFasterThanTheFlatRing) {
   const double g = 8, n = 4;
   double expected = 2 * (g - 1) / g * bytes / 300e9 + 2 * (n - 1) / n * (bytes / g) / 25e9;
   EXPECT_NEAR(h.time_s, expected, 0.02 * expected);
-  // The flat ring crosses one NIC per node boundary: its bus bandwidth is one HDR rail.
+  // A single flat ring crosses one NIC per node boundary: its bus bandwidth is one HDR rail.
   EXPECT_NEAR(flat.busbw_Bps, 25e9, 0.03 * 25e9);
+}
+
+// NCCL runs one ring per NIC (channels), each leaving the node through its own NIC: the bus
+// bandwidth of the flat ring becomes the NIC aggregate of a node.
+TEST(RingAllreduce, OneRingPerNicReachesTheNodesNicAggregate) {
+  struct Case {
+    const char* file;
+    double nic_aggregate_Bps;
+  };
+  for (auto c : {Case{"dgx-a100-hdr.json", 8 * 25e9}, Case{"dgx1-v100-edr.json", 4 * 12.5e9}}) {
+    auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce, {1 << 30})[0];
+    EXPECT_NEAR(s.busbw_Bps, c.nic_aggregate_Bps, 0.05 * c.nic_aggregate_Bps) << c.file;
+  }
+}
+
+TEST(RingOrder, EveryNicCarriesOneRingOutAndOneIn) {
+  auto spec = load_platform(preset("dgx1-v100-edr.json"), 2);
+  auto orders = multi_ring_orders(spec, 4);
+  ASSERT_EQ(orders.size(), 4u);
+  std::vector<int> out(4, 0), in(4, 0);
+  for (const auto& order : orders) {
+    ++out[size_t(dasim::platform::nic_of_gpu(spec, order[7] % 8))];  // last GPU of node 0 leaves
+    ++in[size_t(dasim::platform::nic_of_gpu(spec, order[8] % 8))];   // first GPU of node 1 enters
+  }
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(out[size_t(k)], 1) << "NIC " << k;
+    EXPECT_EQ(in[size_t(k)], 1) << "NIC " << k;
+  }
 }
 
 TEST(RingOrder, Dgx1FindsTheAllNv2Cycle) {
