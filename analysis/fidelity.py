@@ -1,0 +1,427 @@
+#!/usr/bin/python3
+"""Predicted vs measured on this machine: close the loop between dasim and dasim-train.
+
+Runs, in order (every step's command and output lands in OUT):
+  1. `dasim calibrate --device cpu [--quick]`            -> OUT/calibration.json
+  2. an OSU-style MPI_Allreduce sweep under the same mpirun arguments as the executor
+     (`dasim-mpi-allreduce-bench`), fitted by `dasim fit-links` over the message sizes the
+     training runs actually send                          -> OUT/allreduce.log, OUT/links.json
+  3. `dasim-train --profile` of the model on one rank     -> OUT/workload.json
+  4. one platform file per rank count: 1 node, N "GPUs" = CPU ranks, every rank on a switch port
+     whose figures reproduce the fitted allreduce time    -> OUT/localhost-shm-N.json
+  5. the executor under mpirun for every rank count and schedule, --repeats times; the median
+     iteration time and exposed wait of the repeats       -> OUT/measured.csv (runs/ has each run)
+  6. `dasim run` of a generated scenario with the identical configuration
+                                                          -> OUT/scenario.json, OUT/sim/results.csv
+  7. analysis/compare.py on the two                       -> OUT/compare.png, OUT/compare.csv
+  8. OUT/fidelity.csv: schedule, ranks, measured_iter_s, predicted_iter_s, error_pct,
+     measured_exposed_s, predicted_exposed_s (+ tau, delay), and OUT/summary.json (load averages,
+     median |error|, worst row, the targets of issue 9 and whether they were met).
+
+Usage (see docs/validation.md, "Predicted vs measured on this machine"):
+  analysis/fidelity.py --np 1,2 --schedules sgd,local_sgd,dasgd --out DIR [--quick]
+  analysis/fidelity.py --np 2,4 --mpirun-args "--hostfile hosts --map-by node" --out DIR
+
+Across machines: --mpirun-args is passed to every mpirun (link sweep, profile, training runs)
+unchanged; the binaries must be at the same path on every host. The platform keeps 1 node with
+N ranks because the executor's result rows name the number of distinct hosts as `nodes` and
+compare.py joins on it: on a cluster, the link figures are those measured between the hosts.
+"""
+
+import argparse
+import json
+import math
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import results_io  # noqa: E402
+
+FIDELITY_COLUMNS = ["schedule", "tau", "delay", "ranks", "measured_iter_s", "predicted_iter_s",
+                    "error_pct", "measured_exposed_s", "predicted_exposed_s"]
+
+# Issue 9's targets.
+TARGET_MEDIAN_ABS_ERROR_PCT = 5.0
+TARGET_WORST_ABS_ERROR_PCT = 15.0
+TARGET_EXPOSED_ERROR_PCT = 10.0
+
+# The full benchmark's model: 4.74 M parameters (19 MB of fp32 gradients), about 80 ms of
+# forward + backward per step at batch 64 on one core here, and a 19 MB allreduce that takes
+# 10-20 ms over shared memory: both halves of the model are exercised. The quick model runs
+# in a fraction of a second per configuration (pipeline check only).
+FULL = {"features": 256, "hidden": "2048,2048", "batch": 64, "steps": 60, "warmup": 5,
+        "repeats": 3, "sim_iterations": 16}
+QUICK = {"features": 64, "hidden": "256,256", "batch": 32, "steps": 24, "warmup": 4,
+         "repeats": 1, "sim_iterations": 8}
+CLASSES = 10
+
+
+def fail(message):
+    print(f"fidelity.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def progress(message):
+    print(f"[fidelity] {message}", file=sys.stderr, flush=True)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--np", default="1,2", help="rank counts, comma-separated (default 1,2)")
+    parser.add_argument("--schedules", default="sgd,local_sgd,dasgd")
+    parser.add_argument("--tau", type=int, default=4)
+    parser.add_argument("--delay", type=int, default=1)
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--quick", action="store_true", help="tiny model and quick calibration")
+    parser.add_argument("--bin-dir", default=os.path.join(SOURCE_DIR, "build", "bin"),
+                        help="folder with dasim, dasim-train, dasim-mpi-allreduce-bench")
+    parser.add_argument("--mpirun", default="mpirun")
+    parser.add_argument("--mpirun-args", default="--allow-run-as-root --oversubscribe",
+                        help="passed to every mpirun (e.g. add --hostfile hosts --map-by node)")
+    parser.add_argument("--calibration", help="reuse this calibration file instead of calibrating")
+    parser.add_argument("--features", type=int)
+    parser.add_argument("--hidden")
+    parser.add_argument("--batch", type=int)
+    parser.add_argument("--steps", type=int)
+    parser.add_argument("--repeats", type=int)
+    parser.add_argument("--bucket", default="25MiB",
+                        help="sgd bucket cap, executor and simulator alike (default PyTorch DDP's)")
+    args = parser.parse_args()
+    try:
+        args.ranks = [int(x) for x in args.np.split(",")]
+    except ValueError:
+        fail(f"--np: expected comma-separated rank counts, got '{args.np}'")
+    if not args.ranks or min(args.ranks) < 1:
+        fail(f"--np: expected rank counts >= 1, got '{args.np}'")
+    args.schedule_list = args.schedules.split(",")
+    for s in args.schedule_list:
+        if s not in results_io.SCHEDULES:
+            fail(f"--schedules: '{s}' is not one of {', '.join(results_io.SCHEDULES)}")
+    if not 0 <= args.delay <= args.tau:
+        fail("--delay: expected 0 <= delay <= tau")
+    base = QUICK if args.quick else FULL
+    for key in ("features", "hidden", "batch", "steps", "repeats"):
+        if getattr(args, key) is None:
+            setattr(args, key, base[key])
+    args.warmup = base["warmup"]
+    args.sim_iterations = base["sim_iterations"]
+    if args.repeats < 1 or args.steps <= args.warmup:
+        fail("--repeats must be >= 1 and --steps larger than the warm-up")
+    return args
+
+
+def run(command, log, **kwargs):
+    """Runs COMMAND (a list), appends it and its output to LOG; fails on a non-zero status."""
+    with open(log, "a") as stream:
+        stream.write("$ " + " ".join(shlex.quote(c) for c in command) + "\n")
+        stream.flush()
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              **kwargs)
+        stream.write(done.stdout)
+    if done.returncode != 0:
+        tail = "\n".join(done.stdout.strip().splitlines()[-5:])
+        fail(f"command failed (status {done.returncode}, log {log}): {' '.join(command)}\n{tail}")
+    return done.stdout
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
+def mpirun(args, ranks):
+    return [args.mpirun] + shlex.split(args.mpirun_args) + ["-np", str(ranks)]
+
+
+def layer_widths(args):
+    return [args.features] + [int(h) for h in args.hidden.split(",")] + [CLASSES]
+
+
+def param_count(widths):
+    return sum(a * b + b for a, b in zip(widths[:-1], widths[1:]))
+
+
+def bucket_sizes_bytes(widths, cap_bytes):
+    """The executor's and the simulator's plan: layers in reverse order, a bucket closes once it
+    reaches the cap (docs/workloads.md, 'Gradient buckets')."""
+    sizes, open_bytes = [], 0
+    for a, b in reversed(list(zip(widths[:-1], widths[1:]))):
+        open_bytes += 4 * (a * b + b)
+        if open_bytes >= cap_bytes:
+            sizes.append(open_bytes)
+            open_bytes = 0
+    if open_bytes:
+        sizes.append(open_bytes)
+    return sizes
+
+
+def parse_size(text):
+    units = {"KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "B": 1}
+    for suffix, scale in units.items():
+        if text.endswith(suffix):
+            return int(float(text[:-len(suffix)]) * scale)
+    return int(text)
+
+
+def train_command(args, ranks, schedule, output, profile=None):
+    command = mpirun(args, ranks) + [
+        os.path.join(args.bin_dir, "dasim-train"), "--schedule", schedule,
+        "--features", str(args.features), "--classes", str(CLASSES), "--hidden", args.hidden,
+        "--batch", str(args.batch), "--steps", str(args.steps), "--warmup-steps", str(args.warmup),
+        "--bucket", args.bucket, "--quiet", "-o", output]
+    if schedule != "sgd":
+        command += ["--tau", str(args.tau)]
+    if schedule == "dasgd":
+        command += ["--delay", str(args.delay)]
+    if profile:
+        command += ["--profile", profile]
+    return command
+
+
+def calibrate(args, out):
+    if args.calibration:
+        return os.path.abspath(args.calibration)
+    path = os.path.join(out, "calibration.json")
+    command = [os.path.join(args.bin_dir, "dasim"), "calibrate", "--device", "cpu", "--out", path]
+    if args.quick:
+        command.append("--quick")
+    progress("calibrating this machine (dasim calibrate --device cpu)")
+    run(command, os.path.join(out, "commands.log"))
+    return path
+
+
+def fit_link(args, out, ranks, messages):
+    """Measures MPI_Allreduce at RANKS ranks from a quarter of the smallest to twice the
+    largest message the runs send, and fits time = alpha + bytes / beta over that range."""
+    low = 2 ** max(3, int(math.floor(math.log2(min(messages) / 4))))
+    high = 2 ** int(math.ceil(math.log2(max(messages) * 2)))
+    log = os.path.join(out, f"allreduce_np{ranks}.log")
+    reps = "5" if args.quick else "20"
+    progress(f"MPI_Allreduce sweep at {ranks} ranks up to {high} bytes")
+    text = run(mpirun(args, ranks) + [os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"),
+                                      "--max-bytes", str(high), "--reps", reps, "--warmup", "3"],
+               os.path.join(out, "commands.log"))
+    with open(log, "w") as f:
+        f.write("".join(line + "\n" for line in text.splitlines()
+                        if line.startswith("#") or line[:1].isdigit()))
+    links = os.path.join(out, f"links_np{ranks}.json")
+    run([os.path.join(args.bin_dir, "dasim"), "fit-links", log, "--out", links,
+         "--min-bytes", str(low), "--max-bytes", str(high)], os.path.join(out, "commands.log"))
+    with open(links) as f:
+        fit = json.load(f)["fits"]["all"]
+    alpha_s = max(0.0, float(fit["alpha_s"]))
+    return {"alpha_s": alpha_s, "beta_Bps": float(fit["beta_Bps"]), "min_bytes": low,
+            "max_bytes": high, "rms_relative_residual": fit.get("rms_relative_residual"),
+            "log": os.path.basename(log), "fit": os.path.basename(links)}
+
+
+def write_platform(out, ranks, link, calibration, gflops):
+    """1 node, RANKS single-core "GPUs". Each rank sits on a non-blocking switch port; the ring
+    allreduce the simulator runs over it takes 2(n-1) steps of 2 port latencies and moves
+    2(n-1)/n x bytes through each port, so port bandwidth = beta x 2(n-1)/n and port latency =
+    alpha / (4(n-1)) reproduce the fitted time = alpha + bytes / beta."""
+    n = max(ranks, 2)
+    bandwidth = link["beta_Bps"] * 2 * (n - 1) / n
+    latency = link["alpha_s"] / (4 * (n - 1))
+    figures = {"bandwidth": f"{bandwidth:.6g}Bps", "latency": f"{latency * 1e6:.6g}us",
+               "source": f"fitted MPI_Allreduce at {link['ranks']} ranks: alpha "
+                         f"{link['alpha_s'] * 1e6:.3g} us, beta {link['beta_Bps'] / 1e9:.3g} GB/s "
+                         f"over {link['min_bytes']}..{link['max_bytes']} bytes ({link['fit']})"}
+    node = {"gpus": ranks,
+            "gpu": {"model": "cpu-rank", "speed": f"{gflops:.6g}Gf",
+                    "calibration": os.path.relpath(calibration, out),
+                    "source": "one MPI rank on one CPU core; speed = the calibration's fp32 sgemm rate"},
+            "nics": [{"name": "mpi", "gpus": list(range(ranks)), "link": figures}]}
+    if ranks > 1:
+        node["nvswitch"] = {"port": figures}
+    platform = {"name": "localhost-shm",
+                "description": f"This machine as the executor uses it: {ranks} MPI rank(s), one per "
+                               "core, exchanging through MPI (shared memory on one host).",
+                "nodes": 1, "node": node,
+                "fabric": {"topology": "star", "link": figures}}
+    path = os.path.join(out, f"localhost-shm-{ranks}.json")
+    with open(path, "w") as f:
+        json.dump(platform, f, indent=2)
+        f.write("\n")
+    return path
+
+
+def schedule_spec(args, schedule):
+    if schedule == "sgd":
+        return {"type": "sgd", "bucket_cap": args.bucket, "overlap": True}
+    if schedule == "local_sgd":
+        return {"type": "local_sgd", "tau": args.tau}
+    return {"type": "dasgd", "tau": args.tau, "delay": args.delay}
+
+
+def measure(args, out):
+    """Median over the repeats of each (ranks, schedule): one result row each."""
+    runs = os.path.join(out, "runs")
+    os.makedirs(runs, exist_ok=True)
+    rows = []
+    total = len(args.ranks) * len(args.schedule_list) * args.repeats
+    done = 0
+    for repeat in range(args.repeats):  # repeats outermost: load drifts hit every configuration
+        for ranks in args.ranks:
+            for schedule in args.schedule_list:
+                path = os.path.join(runs, f"{schedule}_np{ranks}_r{repeat}.json")
+                run(train_command(args, ranks, schedule, path), os.path.join(out, "commands.log"))
+                done += 1
+                progress(f"executor run {done}/{total}: {schedule} at {ranks} rank(s), load "
+                         f"{load_average()[0]:.2f}")
+    for ranks in args.ranks:
+        for schedule in args.schedule_list:
+            results = []
+            for repeat in range(args.repeats):
+                with open(os.path.join(runs, f"{schedule}_np{ranks}_r{repeat}.json")) as f:
+                    results.append(json.load(f)["results"][0])
+            row = dict(results[0])
+            for key in ("iter_time_s", "compute_s", "comm_s", "exposed_comm_s"):
+                row[key] = statistics.median(r[key] for r in results)
+                row[key + "_runs"] = ";".join(f"{r[key]:.6g}" for r in results)
+            row["throughput_samples_s"] = row["gpus"] * row["batch_per_gpu"] / row["iter_time_s"]
+            rows.append(row)
+    return rows
+
+
+def write_csv(path, columns, rows):
+    with open(path, "w") as f:
+        f.write(",".join(columns) + "\n")
+        for row in rows:
+            f.write(",".join(format_cell(row.get(c, "")) for c in columns) + "\n")
+
+
+def format_cell(value):
+    if isinstance(value, float):
+        return f"{value:.9g}"
+    text = str(value)
+    return f'"{text}"' if "," in text else text
+
+
+def main():
+    args = parse_args()
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    args.bin_dir = os.path.abspath(args.bin_dir)
+    open(os.path.join(out, "commands.log"), "w").close()
+    started = time.time()
+    load_before = load_average()
+    progress(f"load average at start: {load_before}")
+
+    widths = layer_widths(args)
+    messages = bucket_sizes_bytes(widths, parse_size(args.bucket)) + [4 * param_count(widths)]
+
+    calibration = calibrate(args, out)
+    with open(calibration) as f:
+        gflops = float(json.load(f)["fitted"]["flops"]["fp32"]) / 1e9
+
+    links = {}
+    platforms = {}
+    for ranks in args.ranks:
+        link_ranks = max(ranks, 2)
+        if link_ranks not in links:
+            links[link_ranks] = fit_link(args, out, link_ranks, messages)
+            links[link_ranks]["ranks"] = link_ranks
+        platforms[ranks] = write_platform(out, ranks, links[link_ranks], calibration, gflops)
+
+    progress("profiling the model on one rank (dasim-train --profile)")
+    workload = os.path.join(out, "workload.json")
+    run(train_command(args, 1, "sgd", os.path.join(out, "profile_run.json"), profile=workload),
+        os.path.join(out, "commands.log"))
+    with open(workload) as f:
+        workload_name = json.load(f)["name"]
+
+    scenario = {
+        "name": "fidelity",
+        "description": "The executor's configuration on this machine (analysis/fidelity.py).",
+        "platforms": [{"file": os.path.basename(platforms[r]), "nodes": [1]} for r in args.ranks],
+        "workloads": [{"file": "workload.json"}],
+        "batch_per_gpu": args.batch,
+        "precision": "fp32",
+        "schedules": [schedule_spec(args, s) for s in args.schedule_list],
+        "collective": {"algorithm": "ring"},
+        "iterations": args.sim_iterations,
+        "warmup": 4,
+    }
+    scenario_path = os.path.join(out, "scenario.json")
+    with open(scenario_path, "w") as f:
+        json.dump(scenario, f, indent=2)
+        f.write("\n")
+    progress("simulating (dasim run)")
+    run([os.path.join(args.bin_dir, "dasim"), "run", scenario_path, "--out",
+         os.path.join(out, "sim"), "--quiet", "--jobs", "1"], os.path.join(out, "commands.log"))
+    predicted_csv = os.path.join(out, "sim", "results.csv")
+
+    measured_rows = measure(args, out)
+    for row in measured_rows:
+        if row["workload"] != workload_name:
+            fail(f"executor workload '{row['workload']}' differs from the profile's '{workload_name}'")
+    measured_csv = os.path.join(out, "measured.csv")
+    columns = results_io.RESULT_COLUMNS + ["iter_time_s_runs", "exposed_comm_s_runs",
+                                           "compute_s_runs", "comm_s_runs"]
+    write_csv(measured_csv, columns, measured_rows)
+
+    compare_csv = os.path.join(out, "compare.csv")
+    text = run(["/usr/bin/python3", os.path.join(HERE, "compare.py"), predicted_csv, measured_csv,
+                "-o", os.path.join(out, "compare.png"), "--csv", compare_csv],
+               os.path.join(out, "commands.log"))
+    print(text, end="")
+
+    import pandas  # after the runs: only needed here
+    table = pandas.read_csv(compare_csv)
+    expected = len(args.ranks) * len(args.schedule_list)
+    if len(table) != expected:
+        fail(f"{compare_csv}: {len(table)} matched configurations, expected {expected} "
+             f"(predicted and measured rows must agree on workload, schedule, tau, delay, nodes, gpus, "
+             f"batch_per_gpu)")
+    table = table.rename(columns={"gpus": "ranks"})
+    table = table[FIDELITY_COLUMNS]
+    table.to_csv(os.path.join(out, "fidelity.csv"), index=False, float_format="%.9g",
+                 lineterminator="\n")
+
+    load_after = load_average()
+    abs_errors = table["error_pct"].abs()
+    exposed = []
+    for row in table.itertuples(index=False):
+        if row.schedule in ("sgd", "dasgd") and row.ranks > 1:
+            error = (100.0 * (row.predicted_exposed_s - row.measured_exposed_s) / row.measured_exposed_s
+                     if row.measured_exposed_s > 0 else float("nan"))
+            exposed.append({"schedule": row.schedule, "ranks": int(row.ranks), "error_pct": error})
+    summary = {
+        "command": " ".join(shlex.quote(a) for a in sys.argv),
+        "load_average_start": load_before, "load_average_end": load_after,
+        "wall_s": time.time() - started,
+        "model": {"widths": widths, "params": param_count(widths), "batch": args.batch,
+                  "steps": args.steps, "warmup_steps": args.warmup, "repeats": args.repeats,
+                  "bucket": args.bucket, "messages_bytes": messages},
+        "links": {str(k): v for k, v in links.items()},
+        "calibration_fp32_gflops": gflops,
+        "median_abs_error_pct": float(abs_errors.median()),
+        "worst_abs_error_pct": float(abs_errors.max()),
+        "exposed_error_pct": exposed,
+        "targets": {"median_abs_error_pct": TARGET_MEDIAN_ABS_ERROR_PCT,
+                    "worst_abs_error_pct": TARGET_WORST_ABS_ERROR_PCT,
+                    "exposed_error_pct": TARGET_EXPOSED_ERROR_PCT},
+        "met": {"median": bool(abs_errors.median() <= TARGET_MEDIAN_ABS_ERROR_PCT),
+                "worst": bool(abs_errors.max() <= TARGET_WORST_ABS_ERROR_PCT),
+                "exposed": bool(exposed) and all(abs(e["error_pct"]) <= TARGET_EXPOSED_ERROR_PCT
+                                                 for e in exposed)},
+    }
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    progress(f"load average at end: {load_after}; wrote {os.path.join(out, 'fidelity.csv')}")
+    print(table.to_string(index=False))
+    print(f"median |error| {summary['median_abs_error_pct']:.1f}%, worst "
+          f"{summary['worst_abs_error_pct']:.1f}%; exposed: " +
+          ", ".join(f"{e['schedule']}@{e['ranks']} {e['error_pct']:+.1f}%" for e in exposed))
+
+
+if __name__ == "__main__":
+    main()
