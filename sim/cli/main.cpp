@@ -2,6 +2,7 @@
 // Exit status: 0 success, 1 runtime failure, 2 bad input (files, JSON, arguments).
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "engine/interruption.hpp"
 
 #include <fmt/format.h>
 
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "dasim: failed: {}\n", e.what());
     return dasim::kExitRuntimeFailure;
+  } catch (const dasim::engine::Interrupted& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "dasim: {}\n", e.what());
+    return e.exit_status();
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "dasim: internal error: {}\n", e.what());

@@ -3,9 +3,11 @@
 // and prints the summary table.
 #include "cli/commands.hpp"
 #include "common/atomic_file.hpp"
+#include "engine/interruption.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/plots.hpp"
 #include "report/summary_table.hpp"
+#include "scenario/limits.hpp"
 #include "scenario/runner.hpp"
 
 #include <fmt/format.h>
@@ -23,10 +25,13 @@ struct RunArgs {
   bool quiet = false;
   int trace = -1;
   bool plot = false;
+  bool force = false;
 };
 
 void run(const RunArgs& a) {
   auto sc = scenario::load_scenario(a.scenario);
+  if (!a.force) scenario::check_limits(sc, scenario::expand(sc));
+  engine::install_interrupt_handlers();  // SIGINT/SIGTERM: children killed, no results written
   scenario::RunOptions options;
   options.jobs = a.jobs;
   options.quiet = a.quiet;
@@ -42,6 +47,7 @@ void run(const RunArgs& a) {
   doc["generated_by"] = std::string("dasim ") + DASIM_VERSION;
   doc["network_model"] = "SimGrid CM02, latency factor 1, bandwidth factor 1, no cross-traffic, no TCP-gamma cap";
   doc["rows"] = report::to_json(output.rows);
+  engine::throw_if_interrupted();
   write_file_atomically((dir / "results.csv").string(), report::to_csv(output.rows));
   write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
   if (options.trace_index) {
@@ -70,6 +76,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--force", a->force, "Run even a scenario beyond the limits of docs/hardening.md (GPUs, iterations, ...)");
   cmd->add_flag("--plot", a->plot, "Also draw scale-up, efficiency and breakdown plots (analysis/)");
   cmd->callback([a] { run(*a); });
 }

@@ -1,9 +1,11 @@
 #include "engine/isolated_run.hpp"
 
 #include "common/errors.hpp"
+#include "engine/interruption.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@ Child start_child(const std::function<std::string()>& body) {
   if (pid < 0) throw RuntimeFailure(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
+    reset_interrupt_handlers();
     std::string message;
     try {
       message = "0" + body();
@@ -90,13 +93,25 @@ std::string finish_child(Child& child) {
   }
 }
 
+// On SIGINT/SIGTERM (interruption.hpp): the children are killed and reaped, then Interrupted.
+void stop_children_if_interrupted(std::map<size_t, Child>& running) {
+  if (!interrupt_signal()) return;
+  for (auto& [index, child] : running) ::kill(child.pid, SIGKILL);
+  for (auto& [index, child] : running) {
+    ::close(child.fd);
+    while (::waitpid(child.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+  running.clear();
+  throw_if_interrupted();
+}
+
 }  // namespace
 
 std::string run_isolated(const std::function<std::string()>& body) {
-  Child child = start_child(body);
-  while (pump(child)) {
-  }
-  return finish_child(child);
+  std::map<size_t, Child> running{{0, start_child(body)}};
+  while (pump(running.at(0))) stop_children_if_interrupted(running);
+  return finish_child(running.at(0));
 }
 
 std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies, int jobs,
@@ -107,6 +122,7 @@ std::vector<std::string> run_isolated_parallel(const std::vector<std::function<s
   size_t next = 0;
   if (jobs < 1) jobs = 1;
   while (next < bodies.size() || !running.empty()) {
+    stop_children_if_interrupted(running);
     while (!first_error && next < bodies.size() && running.size() < static_cast<size_t>(jobs)) {
       running.emplace(next, start_child(bodies[next]));
       ++next;
@@ -118,8 +134,11 @@ std::vector<std::string> run_isolated_parallel(const std::vector<std::function<s
       fds.push_back({child.fd, POLLIN, 0});
       order.push_back(index);
     }
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
-      throw RuntimeFailure(std::string("poll: ") + std::strerror(errno));
+    // A bounded wait, so an interruption that lands just before poll() is still seen promptly.
+    int ready = ::poll(fds.data(), fds.size(), 200);
+    if (ready < 0 && errno != EINTR) throw RuntimeFailure(std::string("poll: ") + std::strerror(errno));
+    stop_children_if_interrupted(running);
+    if (ready <= 0) continue;
     for (size_t i = 0; i < fds.size(); ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Child& child = running.at(order[i]);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <limits>
 
 namespace dasim::scenario {
 namespace {
@@ -104,7 +105,9 @@ Scenario load_scenario(const std::string& file) {
     entry.spec = platform::load_platform(platform_file);
     p.array("nodes", [&](const nlohmann::json& n, const std::string& npath) {
       auto count = json_integer(n, file, npath);
-      if (count <= 0) throw InputError(file, npath, fmt::format("expected a positive node count, got {}", count));
+      // Checked against int's range here: a wrapped count (2^32 -> 0) would slip past the limits.
+      if (count <= 0 || count > std::numeric_limits<int>::max())
+        throw InputError(file, npath, fmt::format("expected a positive node count below 2^31, got {}", count));
       entry.nodes.push_back(static_cast<int>(count));
     });
     if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
@@ -144,10 +147,13 @@ Scenario load_scenario(const std::string& file) {
     sc.collective.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
     c.finish();
   }
-  if (auto it = top.optional_positive_integer("iterations")) sc.iterations = static_cast<int>(*it);
+  if (auto it = top.optional_positive_integer("iterations")) {
+    if (*it > std::numeric_limits<int>::max()) top.fail("iterations", "expected fewer than 2^31 iterations");
+    sc.iterations = static_cast<int>(*it);
+  }
   if (top.has("warmup")) {
     auto w = top.integer("warmup");
-    if (w < 0) top.fail("warmup", "expected a number of iterations >= 0");
+    if (w < 0 || w > std::numeric_limits<int>::max()) top.fail("warmup", "expected a number of iterations >= 0 and below 2^31");
     sc.warmup = static_cast<int>(w);
   }
   if (top.has("jitter")) {

@@ -1,0 +1,140 @@
+#include "scenario/limits.hpp"
+
+#include "common/errors.hpp"
+#include "workload/buckets.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dasim::scenario {
+namespace {
+
+// Measured on the development machine (docs/hardening.md, "Limits"): `dasim run` of ResNet-50,
+// sgd, default 25 MiB buckets (4 allreduces per iteration), flat-100gbe-64 platform, one process:
+//   4096 GPUs: 0.73 GB peak RSS; 3 iterations 20.7 s, 7 iterations 43.9 s -> 5.8 s per iteration;
+//   1024 GPUs: 0.25 GB peak RSS.
+// Memory: ~94 MB fixed (SimGrid, calibration, workload) + ~150 KiB per simulated GPU.
+// Time: ~0.35 ms per GPU per allreduce per iteration (5.8 s / 4096 GPUs / 4 allreduces).
+constexpr double kFixedMemoryBytes = 94e6;
+constexpr double kMemoryPerGpuBytes = 150.0 * 1024;
+constexpr double kSecondsPerGpuAllreduce = 5.8 / 4096 / 4;
+
+constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
+
+size_t sgd_buckets(const Scenario& sc, size_t workload, double cap_bytes) {
+  return std::max<size_t>(1, workload::plan_buckets(sc.workloads[workload], cap_bytes).size());
+}
+
+// Allreduces per iteration of a configuration: the bucket plan for sgd, one whole-model
+// allreduce (at most) for local SGD and DaSGD.
+size_t allreduces(const Scenario& sc, const Configuration& c) {
+  const auto& s = sc.schedules[c.schedule];
+  return s.kind == schedules::ScheduleKind::sgd ? sgd_buckets(sc, c.workload, s.bucket_cap_bytes) : 1;
+}
+
+int64_t gpus_of(const Scenario& sc, const Configuration& c) {
+  return static_cast<int64_t>(c.nodes) * sc.platforms[c.platform].spec.gpus_per_node;
+}
+
+}  // namespace
+
+CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets) {
+  CostEstimate e;
+  e.memory_bytes = kFixedMemoryBytes + kMemoryPerGpuBytes * static_cast<double>(gpus);
+  e.iteration_s = kSecondsPerGpuAllreduce * static_cast<double>(gpus) * static_cast<double>(gradient_buckets);
+  return e;
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) {
+    bytes /= 1024;
+    ++u;
+  }
+  if (u == 0) return fmt::format("{:.0f} B", bytes);
+  return bytes < 10 ? fmt::format("{:.1f} {}", bytes, units[u]) : fmt::format("{:.0f} {}", bytes, units[u]);
+}
+
+std::string human_duration(double s) {
+  if (s < 60) return fmt::format("{:.1f} s", s);
+  if (s < 3600) return fmt::format("{:.0f} min", s / 60);
+  if (s < 86400 * 2) return fmt::format("{:.1f} h", s / 3600);
+  if (s < 86400 * 365) return fmt::format("{:.1f} days", s / 86400);
+  return fmt::format("{:.1f} years", s / (86400 * 365));
+}
+
+void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
+  // 1. GPUs in one configuration (memory is what runs out first).
+  for (size_t p = 0; p < sc.platforms.size(); ++p) {
+    const auto& entry = sc.platforms[p];
+    for (size_t n = 0; n < entry.nodes.size(); ++n) {
+      const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
+      if (gpus <= limits.max_gpus) continue;
+      auto e = estimate_cost(gpus, sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes));
+      throw InputError(
+          sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
+          fmt::format("{} nodes x {} GPUs = {} GPUs would need ~{} and ~{} per iteration "
+                      "(limit: {} GPUs per configuration){}",
+                      entry.nodes[n], entry.spec.gpus_per_node, gpus, human_bytes(e.memory_bytes),
+                      human_duration(e.iteration_s), limits.max_gpus, kRefusing));
+    }
+  }
+  if (configs.empty()) return;
+
+  // The most expensive configuration gives the per-iteration time quoted below.
+  double worst_iteration_s = 0;
+  double total_s = 0;
+  const int64_t iterations = static_cast<int64_t>(sc.iterations) + sc.warmup;
+  for (const auto& c : configs) {
+    double t = estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s;
+    worst_iteration_s = std::max(worst_iteration_s, t);
+    total_s += t * static_cast<double>(iterations);
+  }
+
+  // 2. Iterations.
+  if (iterations > limits.max_iterations)
+    throw InputError(
+        sc.file, "iterations",
+        fmt::format("{} iterations + {} warmup would take ~{} for the {} configurations (limit: {} "
+                    "iterations){}",
+                    sc.iterations, sc.warmup, human_duration(total_s), configs.size(), limits.max_iterations,
+                    kRefusing));
+
+  // 3. Tiny gradient buckets on many GPUs: one allreduce per layer, each over every GPU.
+  for (size_t s = 0; s < sc.schedules.size(); ++s) {
+    const auto& spec = sc.schedules[s];
+    if (spec.kind != schedules::ScheduleKind::sgd || spec.bucket_cap_bytes >= limits.min_bucket_cap_bytes)
+      continue;
+    for (const auto& c : configs) {
+      const int64_t gpus = gpus_of(sc, c);
+      if (c.schedule != s || gpus <= limits.bucket_cap_min_gpus) continue;
+      const size_t buckets = allreduces(sc, c);
+      auto e = estimate_cost(gpus, buckets);
+      throw InputError(
+          sc.file, fmt::format("schedules[{}].bucket_cap", s),
+          fmt::format("a {} bucket cap on {} GPUs makes {} allreduces of {} per iteration, ~{} per "
+                      "iteration (limit: a cap of at least {} above {} GPUs){}",
+                      human_bytes(spec.bucket_cap_bytes), gpus, buckets, sc.workloads[c.workload].name,
+                      human_duration(e.iteration_s), human_bytes(limits.min_bucket_cap_bytes),
+                      limits.bucket_cap_min_gpus, kRefusing));
+    }
+  }
+
+  // 4. Configurations.
+  if (configs.size() > limits.max_configurations)
+    throw InputError(
+        sc.file, "",
+        fmt::format("{} configurations ({} platform node counts x {} workloads x {} schedules{}) "
+                    "would take ~{} (limit: {} configurations){}",
+                    configs.size(),
+                    configs.size() / sc.workloads.size() / sc.schedules.size() /
+                        (sc.sweep ? sc.sweep->values.size() : 1),
+                    sc.workloads.size(), sc.schedules.size(),
+                    sc.sweep ? fmt::format(" x {} sweep values", sc.sweep->values.size()) : "",
+                    human_duration(total_s), limits.max_configurations, kRefusing));
+}
+
+}  // namespace dasim::scenario

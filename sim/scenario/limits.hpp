@@ -1,0 +1,43 @@
+// Up-front refusal of absurd scenarios: a typo such as 1000000 nodes, 10^6 iterations or a
+// 1-byte bucket cap on thousands of GPUs would otherwise run out of memory or run for days before
+// the user finds out. check_limits() estimates the memory and wall time such a request would take
+// (from measured costs, see docs/hardening.md) and refuses it with one line; `dasim run --force`
+// skips the check.
+#pragma once
+
+#include "scenario/scenario.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dasim::scenario {
+
+struct Limits {
+  int64_t max_gpus = 65536;            // GPUs in one configuration
+  int64_t max_iterations = 100000;     // iterations + warmup
+  double min_bucket_cap_bytes = 1024;  // sgd bucket cap, checked only on more GPUs than:
+  int64_t bucket_cap_min_gpus = 1024;
+  size_t max_configurations = 10000;
+};
+
+// Measured cost of simulating one configuration (release build, one core; docs/hardening.md).
+struct CostEstimate {
+  double memory_bytes = 0;  // peak resident memory of the simulation process
+  double iteration_s = 0;   // wall time per simulated iteration
+};
+
+// `gradient_buckets`: allreduces per iteration (the sgd bucket plan; 1 for a whole-model
+// allreduce). The per-iteration time grows with GPUs x allreduces, the memory with GPUs.
+CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets);
+
+// Throws InputError `FILE: json.path: <what, estimated memory/time>; refusing (use --force to run
+// anyway)` for the first limit the scenario exceeds.
+void check_limits(const Scenario& scenario, const std::vector<Configuration>& configurations,
+                  const Limits& limits = {});
+
+// "610 GiB", "1.3 MiB", "512 B"; "4.4 h", "12 min", "3.0 s", "2.1 days".
+std::string human_bytes(double bytes);
+std::string human_duration(double seconds);
+
+}  // namespace dasim::scenario
