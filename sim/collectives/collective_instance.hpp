@@ -16,6 +16,7 @@
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -76,10 +77,20 @@ struct PartContext {
 // reduction compute is off.
 double reduction_time_s(const CollectiveOptions& options, double bytes);
 
+// Receives a rank has posted in advance on one channel, consumed in order. Posting every receive
+// of a collective when it starts lets a neighbour's data flow as soon as it is sent (NCCL's
+// buffers), instead of waiting until this rank reaches that phase; it also keeps the flows of a
+// phase starting together, which keeps the simulation fast.
+using Inbox = std::deque<simgrid::s4u::CommPtr>;
+void post_receives(const PartContext& ctx, int channel, int count, Inbox& inbox);
+// Messages one ring phase receives: 1 (coarse), ring_size - 1 (fine), 0 for a ring of one.
+int ring_phase_messages(const CollectiveOptions& options, int ring_size);
+
 // One ring phase (reduce-scatter when `reduce`, all-gather otherwise) over a ring of `ring_size`
-// ranks in which each step moves `share_bytes` from each rank to `next`.
+// ranks in which each step moves `share_bytes` from each rank to `next`; the phase's receives
+// come from `inbox` (posted on `channel`).
 void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size, double share_bytes,
-                    int channel, bool reduce);
+                    int channel, bool reduce, Inbox& inbox);
 
 // Pipelined chain broadcast from the ring's first rank (`is_root`); `is_last` ranks do not forward.
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes);

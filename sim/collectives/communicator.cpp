@@ -122,8 +122,11 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
       bodies.push_back([&ring, channel, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
         const int next = ring.next[size_t(ctx.rank)];
         const double latency = ring.next_latency_s[size_t(ctx.rank)];
-        if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true);
-        if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false);
+        Inbox inbox;
+        const int phases = (reduce_scatter ? 1 : 0) + (all_gather ? 1 : 0);
+        post_receives(ctx, channel, phases * ring_phase_messages(ctx.options, p), inbox);
+        if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true, inbox);
+        if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false, inbox);
       });
     }
     return bodies;
@@ -167,13 +170,20 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
       const int g = gpus_per_node_, n = nodes_;
       return launch(1, {[&intra, &inter, bytes, g, n](const PartContext& ctx) {
                       const size_t r = size_t(ctx.rank);
+                      Inbox intra_inbox, inter_inbox;
+                      post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
+                      post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
                       // Reduce-scatter inside the node, allreduce of 1/G of the buffer across
                       // nodes on this GPU's rail, all-gather inside the node.
-                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true);
                       const double share = bytes / g / n;
-                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true);
-                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false);
-                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false);
+                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true,
+                                     intra_inbox);
+                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true,
+                                     inter_inbox);
+                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false,
+                                     inter_inbox);
+                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false,
+                                     intra_inbox);
                     }});
     }
   }

@@ -15,8 +15,17 @@ double reduction_time_s(const CollectiveOptions& options, double bytes) {
   return 3 * bytes / options.memory_bandwidth_Bps;
 }
 
+void post_receives(const PartContext& ctx, int channel, int count, Inbox& inbox) {
+  for (int i = 0; i < count; ++i) inbox.push_back(ctx.receive_async(channel));
+}
+
+int ring_phase_messages(const CollectiveOptions& options, int ring_size) {
+  if (ring_size <= 1) return 0;
+  return options.granularity == Granularity::coarse ? 1 : ring_size - 1;
+}
+
 void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size, double share_bytes,
-                    int channel, bool reduce) {
+                    int channel, bool reduce, Inbox& inbox) {
   if (ring_size <= 1) return;
   const int steps = ring_size - 1;
   const double reduce_s = reduce ? reduction_time_s(ctx.options, share_bytes) : 0;
@@ -24,7 +33,8 @@ void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int
     // One flow carries all steps' bytes: the bandwidth term (n-1)/n x S / B is exact and the flow
     // pays one route latency; the other n-2 step latencies (and reductions) are added as a delay.
     auto sent = ctx.send_async(next, channel, steps * share_bytes);
-    ctx.receive(channel);
+    inbox.front()->wait();
+    inbox.pop_front();
     sent->wait();
     double delay = (steps - 1) * next_latency_s + steps * reduce_s;
     if (delay > 0) sg4::this_actor::sleep_for(delay);
@@ -34,7 +44,8 @@ void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int
   // of the step before has arrived (and been reduced).
   for (int s = 0; s < steps; ++s) {
     auto sent = ctx.send_async(next, channel, share_bytes);
-    ctx.receive(channel);
+    inbox.front()->wait();
+    inbox.pop_front();
     sent->wait();
     if (reduce_s > 0) sg4::this_actor::sleep_for(reduce_s);
   }
