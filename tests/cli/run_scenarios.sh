@@ -55,7 +55,7 @@ bad missing_platform 'platforms[0].file: file "/nonexistent/p.json" does not exi
 bad missing_calibration 'calibration: file "/nonexistent/c.json" does not exist' 's["calibration"] = "/nonexistent/c.json"'
 bad unknown_key 'iteration: unknown key' 's["iteration"] = 3'
 bad zero_batch 'batch_per_gpu: expected a positive integer, got 0' 's["batch_per_gpu"] = 0'
-bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count, got 0' 's["platforms"][0]["nodes"] = [0, 2]'
+bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count' 's["platforms"][0]["nodes"] = [0, 2]'
 bad unknown_workload 'workloads[0]: resnet51: not a built-in workload' 's["workloads"] = ["resnet51"]'
 bad sweep_parameter 'sweep.parameter: expected one of' 's["sweep"] = {"parameter": "warp_speed", "values": [1]}'
 bad sweep_value 'sweep.values[1]: unknown bandwidth unit' 's["sweep"] = {"parameter": "inter_node_bandwidth", "values": ["10Gbps", "25GBq"]}'
