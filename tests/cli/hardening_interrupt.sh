@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SIGINT / SIGTERM during `dasim run --jobs 2`: the run must end with one line
+# "dasim: interrupted (SIGxxx)", exit status 128 + signal (130 / 143), leave no results file and no
+# temporary file in the output directory, and leave no simulation child running.
+set -u
+BIN="$1"
+SRC="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+
+for sig in INT TERM; do
+  if [ "$sig" = INT ]; then want=130; else want=143; fi
+  out="$work/out-$sig"
+  "$BIN/dasim" run "$SRC/scenarios/paper-scaleup.json" --out "$out" --jobs 2 --quiet \
+    >"$work/stdout-$sig" 2>"$work/stderr-$sig" &
+  pid=$!
+  # Wait until the simulation children run (loading takes longer under sanitizers), then ~2 s more.
+  children=""
+  for _ in $(seq 1 300); do
+    children=$(pgrep -P "$pid" || true)
+    [ -n "$children" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -n "$children" ] || fail "SIG$sig: no simulation child started ($(cat "$work/stderr-$sig"))"
+  sleep 2
+  children=$(pgrep -P "$pid" || true)
+  kill -0 "$pid" 2>/dev/null || fail "SIG$sig: dasim finished before the signal"
+  kill -"$sig" "$pid"
+  wait "$pid"
+  status=$?
+  [ "$status" = "$want" ] || fail "SIG$sig: exit status $status, expected $want; stderr: $(cat "$work/stderr-$sig")"
+  # (Under ASan, SimGrid's stack switching in the children adds a known three-line warning.)
+  message=$(grep -v -e '^==[0-9]*==WARNING: ASan is ignoring requested __asan_handle_no_return' \
+    -e '^False positive error reports may follow' -e 'github.com/google/sanitizers/issues/189' "$work/stderr-$sig")
+  [ "$message" = "dasim: interrupted (SIG$sig)" ] ||
+    fail "SIG$sig: stderr is not the one-line message: $(cat "$work/stderr-$sig")"
+  for f in results.csv results.json; do
+    [ -e "$out/$f" ] && fail "SIG$sig: $out/$f was written"
+  done
+  if [ -d "$out" ]; then
+    leftovers=$(find "$out" -name '*.tmp.*')
+    [ -z "$leftovers" ] || fail "SIG$sig: temporary files left: $leftovers"
+  fi
+  for c in $children; do
+    if kill -0 "$c" 2>/dev/null; then fail "SIG$sig: simulation child $c still running"; fi
+  done
+  echo "ok: SIG$sig -> exit $status, no results, children $(echo $children) gone"
+done
+echo "PASS"

@@ -1,0 +1,124 @@
+// The up-front limits of `dasim run` (scenario/limits.hpp): the cost estimate reproduces the
+// measurements it was fitted to, and each limit accepts the value at the limit and refuses the next.
+#include "scenario/limits.hpp"
+#include "common/errors.hpp"
+#include "scenario/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace dasim::scenario {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes a one-workload (ResNet-50) scenario and loads it.
+Scenario load(const std::string& platform, const std::string& nodes, const std::string& schedule,
+              int iterations = 8, int warmup = 4) {
+  fs::path dir = fs::temp_directory_path() / ("dasim-limits-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path file = dir / "s.json";
+  std::ofstream(file) << R"({"platforms": [{"file": ")" << DASIM_SOURCE_DIR << "/platforms/" << platform
+                      << R"(.json", "nodes": [)" << nodes << R"(]}], "workloads": ["resnet50"],
+    "batch_per_gpu": 32, "schedules": [)"
+                      << schedule << R"(], "iterations": )" << iterations << R"(, "warmup": )" << warmup
+                      << "}";
+  return load_scenario(file.string());
+}
+
+void check(const Scenario& sc) {
+  check_limits(sc, expand(sc));
+}
+
+std::string refusal(const Scenario& sc) {
+  try {
+    check(sc);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string node_list(int first, int last) {
+  std::string s;
+  for (int n = first; n <= last; ++n) s += (s.empty() ? "" : ",") + std::to_string(n);
+  return s;
+}
+
+const std::string kSgd = R"({"type": "sgd"})";
+
+// Measured (docs/hardening.md): ResNet-50, sgd, 25 MiB buckets = 4 allreduces, 4096 GPUs:
+// 0.73 GB peak RSS and 5.8 s per iteration; 1024 GPUs: 0.25 GB peak RSS.
+TEST(Limits, EstimateReproducesMeasurements) {
+  auto e4096 = estimate_cost(4096, 4);
+  EXPECT_NEAR(e4096.memory_bytes, 0.73e9, 0.05 * 0.73e9);
+  EXPECT_NEAR(e4096.iteration_s, 5.8, 0.05 * 5.8);
+  EXPECT_NEAR(estimate_cost(1024, 4).memory_bytes, 0.25e9, 0.1 * 0.25e9);
+  // Time grows with GPUs x allreduces: 160 one-layer buckets cost 40x the 4 default ones.
+  EXPECT_NEAR(estimate_cost(4096, 160).iteration_s, 40 * e4096.iteration_s, 1e-9);
+}
+
+TEST(Limits, HumanUnits) {
+  EXPECT_EQ(human_bytes(512), "512 B");
+  EXPECT_EQ(human_bytes(1.5 * 1024 * 1024 * 1024), "1.5 GiB");
+  EXPECT_EQ(human_bytes(610.0 * 1024 * 1024 * 1024), "610 GiB");
+  EXPECT_EQ(human_duration(4.4 * 3600), "4.4 h");
+  EXPECT_EQ(human_duration(90), "2 min");
+  EXPECT_EQ(human_duration(3 * 86400), "3.0 days");
+}
+
+TEST(Limits, GpusPerConfiguration) {
+  // DGX-1: 8 GPUs per node. 8192 nodes = 65536 GPUs is the limit.
+  EXPECT_NO_THROW(check(load("dgx1-v100-edr", "8192", kSgd)));
+  std::string why = refusal(load("dgx1-v100-edr", "1, 8193", kSgd));
+  EXPECT_NE(why.find(": platforms[0].nodes[1]: 8193 nodes x 8 GPUs = 65544 GPUs would need ~"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("refusing (use --force to run anyway)"), std::string::npos) << why;
+}
+
+TEST(Limits, Iterations) {
+  EXPECT_NO_THROW(check(load("flat-100gbe-64", "1", kSgd, 99996, 4)));
+  std::string why = refusal(load("flat-100gbe-64", "1", kSgd, 99997, 4));
+  EXPECT_NE(why.find(": iterations: 99997 iterations + 4 warmup would take ~"), std::string::npos) << why;
+}
+
+TEST(Limits, BucketCapOnManyGpus) {
+  const std::string tiny = R"({"type": "sgd", "bucket_cap": "512B"})";
+  EXPECT_NO_THROW(check(load("flat-100gbe-64", "1024", tiny)));  // small clusters may study tiny buckets
+  EXPECT_NO_THROW(check(load("flat-100gbe-64", "2048", R"({"type": "sgd", "bucket_cap": "1KiB"})")));
+  std::string why = refusal(load("flat-100gbe-64", "1024, 1025", tiny));
+  EXPECT_NE(why.find(": schedules[0].bucket_cap: a 512 B bucket cap on 1025 GPUs makes"), std::string::npos)
+      << why;
+  // local SGD allreduces the whole model once: no bucket cap, no bucket limit.
+  EXPECT_NO_THROW(check(load("flat-100gbe-64", "2048", R"({"type": "local_sgd", "tau": 4})")));
+}
+
+TEST(Limits, Configurations) {
+  EXPECT_NO_THROW(check(load("flat-100gbe-64", node_list(1, 10000), kSgd)));
+  std::string why = refusal(load("flat-100gbe-64", node_list(1, 10001), kSgd));
+  EXPECT_NE(
+      why.find(
+          ": 10001 configurations (10001 platform node counts x 1 workloads x 1 schedules) would take ~"),
+      std::string::npos)
+      << why;
+}
+
+TEST(Limits, NodeCountBeyondIntIsAnInputError) {
+  // 2^32 would wrap to 0 nodes if narrowed to int; the loader refuses it.
+  try {
+    load("flat-100gbe-64", "4294967296", kSgd);
+    FAIL() << "accepted 2^32 nodes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("platforms[0].nodes[0]: expected a positive node count below 2^31"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dasim::scenario
