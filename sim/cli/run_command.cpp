@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <set>
 
 namespace dasim::cli {
 namespace {
@@ -56,6 +57,10 @@ void run(const RunArgs& a) {
   }
 
   fmt::print("{}", report::summary_table(output.rows));
+  // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
+  std::set<std::string> calibrations;
+  for (const auto& row : output.rows) calibrations.insert(row.calibration);
+  for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
   fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(), output.wall_s,
              (dir / "results.csv").string());
   if (a.plot) {

@@ -90,3 +90,28 @@ INSTANTIATE_TEST_SUITE_P(AllPresets, PresetSizes,
                          });
 
 }  // namespace
+
+namespace {
+
+// A 4 x 4 torus of single-GPU nodes, 10 GB/s links of 1 us, NICs with no latency: a transfer
+// crosses one torus link per hop (wrap-around included), so its latency is hops x 1 us.
+TEST(Fabric, TorusLatencyCountsHopsWithWrapAround) {
+  auto file = write_temp("torus.json", R"({
+    "nodes": 16,
+    "node": {"gpus": 1, "gpu": {"model": "test", "speed": "1Tf"},
+             "nics": [{"name": "nic", "gpus": [0], "link": {"bandwidth": "100GBps", "latency": 0}}]},
+    "fabric": {"topology": "torus", "link": {"bandwidth": "10GBps", "latency": "1us"}, "dimensions": [4, 4]}
+  })");
+  auto spec = load_platform(file);
+  const double bytes = 1e3;
+  auto t = dasim::testing::simulate_transfers(spec, {{0, 1}}, bytes)[0];
+  EXPECT_NEAR(t, 1e-6 + bytes / 10e9, 1e-9);  // neighbours: one hop
+  // Node 0 -> node 3 along the first ring of 4 is one hop backwards through the wrap-around link,
+  // node 0 -> node 10 ((2, 2) in some order) is two hops in each dimension.
+  EXPECT_NEAR(dasim::testing::simulate_transfers(spec, {{0, 3}}, bytes)[0], 1e-6 + bytes / 10e9, 1e-9);
+  EXPECT_NEAR(dasim::testing::simulate_transfers(spec, {{0, 10}}, bytes)[0], 4e-6 + bytes / 10e9, 1e-9);
+  // Bisection of a 4 x 4 torus: cutting a ring of 4 in half cuts 2 links per ring, 4 rings.
+  EXPECT_DOUBLE_EQ(dasim::platform::bisection_bandwidth_Bps(spec), 2 * 4 * 10e9);
+}
+
+}  // namespace
