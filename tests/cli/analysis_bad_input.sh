@@ -2,15 +2,8 @@
 # Every analysis script refuses a wrong results file with one line naming the file and the
 # problem, exit status 2, and no output file: missing columns, an empty file, a non-numeric cell,
 # a file that does not exist, and (plot_sizing.py) a results file without the bandwidth column.
-set -euo pipefail
-SOURCE_DIR=$2
-PY=/usr/bin/python3
+source "$2/tests/lib/analysis_common.sh"
 A=$SOURCE_DIR/analysis
-DATA=$SOURCE_DIR/tests/data/analysis
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect_refusal EXPECTED_MESSAGE SCRIPT ARGS... (the output, if any, is $WORK/out.*)
 expect_refusal() {
   local expected=$1 status message

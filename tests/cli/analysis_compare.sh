@@ -8,23 +8,8 @@
 #   dasgd     4 GPUs: 0.60 vs 0.48 -> +25.0 %    exposed 0.05 vs 0.03
 #   median |error| of 10, 20, 10, 25 -> (10 + 20) / 2 = 15.0 %
 # and one row on each side (16 GPUs predicted; batch 64 measured) that has no partner.
-set -euo pipefail
-SOURCE_DIR=$2
-PY=/usr/bin/python3
+source "$2/tests/lib/analysis_common.sh"
 SCRIPT=$SOURCE_DIR/analysis/compare.py
-DATA=$SOURCE_DIR/tests/data/analysis
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check_png() {  # a PNG signature and more than 10 kB (an empty axes alone is smaller)
-  [[ -f $1 ]] || fail "$1 was not written"
-  local signature size
-  signature=$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')
-  [[ $signature == 89504e470d0a1a0a ]] || fail "$1 is not a PNG (signature $signature)"
-  size=$(stat -c %s "$1")
-  ((size > 10240)) || fail "$1 is only $size bytes"
-}
 # Table columns: workload schedule tau delay nodes gpus batch_per_gpu predicted_iter_s
 # measured_iter_s error_pct predicted_exposed_s measured_exposed_s
 expect_row() {  # SCHEDULE GPUS PREDICTED MEASURED ERROR_PCT PRED_EXPOSED MEAS_EXPOSED

@@ -1,23 +1,8 @@
 #!/usr/bin/env bash
 # analysis/plot_scaleup.py on a small hand-made results file: both figures are real PNGs, the
 # efficiency figure gets its default and explicit names, and the same input gives the same bytes.
-set -euo pipefail
-SOURCE_DIR=$2
-PY=/usr/bin/python3
+source "$2/tests/lib/analysis_common.sh"
 SCRIPT=$SOURCE_DIR/analysis/plot_scaleup.py
-DATA=$SOURCE_DIR/tests/data/analysis
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check_png() {  # a PNG signature and more than 10 kB (an empty axes alone is smaller)
-  [[ -f $1 ]] || fail "$1 was not written"
-  local signature size
-  signature=$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')
-  [[ $signature == 89504e470d0a1a0a ]] || fail "$1 is not a PNG (signature $signature)"
-  size=$(stat -c %s "$1")
-  ((size > 10240)) || fail "$1 is only $size bytes"
-}
 
 $PY "$SCRIPT" "$DATA/scaleup.csv" -o "$WORK/scaleup.png" || fail "plot_scaleup.py exited $?"
 check_png "$WORK/scaleup.png"

@@ -7,23 +7,8 @@
 #   dasgd 256 GPUs:    0.88 at 25,  0.96 at 50       -> 0.25 of the way: 25*2^0.25  =  29.73
 #   sgd 256 GPUs:      at most 0.80 (at 400 Gb/s)    -> none
 # The same must come out when the bandwidth is a renamed column holding "Gbps" strings.
-set -euo pipefail
-SOURCE_DIR=$2
-PY=/usr/bin/python3
+source "$2/tests/lib/analysis_common.sh"
 SCRIPT=$SOURCE_DIR/analysis/plot_sizing.py
-DATA=$SOURCE_DIR/tests/data/analysis
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check_png() {  # a PNG signature and more than 10 kB (an empty axes alone is smaller)
-  [[ -f $1 ]] || fail "$1 was not written"
-  local signature size
-  signature=$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')
-  [[ $signature == 89504e470d0a1a0a ]] || fail "$1 is not a PNG (signature $signature)"
-  size=$(stat -c %s "$1")
-  ((size > 10240)) || fail "$1 is only $size bytes"
-}
 # Columns: workload platform schedule tau delay gpus bandwidth_Gbps note...
 expect() {  # TABLE SCHEDULE GPUS EXPECTED
   local got
