@@ -85,6 +85,10 @@ def parse_args():
     parser.add_argument("--mpirun-args", default="--allow-run-as-root --oversubscribe",
                         help="passed to every mpirun (e.g. add --hostfile hosts --map-by node)")
     parser.add_argument("--calibration", help="reuse this calibration file instead of calibrating")
+    parser.add_argument("--profile-at", choices=["each", "1"], default="each",
+                        help="profile the model at every rank count (default) or once on one rank")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the calibration, sweep, profile and executor runs already in --out")
     parser.add_argument("--features", type=int)
     parser.add_argument("--hidden")
     parser.add_argument("--batch", type=int)
@@ -188,6 +192,8 @@ def calibrate(args, out):
     if args.calibration:
         return os.path.abspath(args.calibration)
     path = os.path.join(out, "calibration.json")
+    if args.resume and os.path.exists(path):
+        return path
     command = [os.path.join(args.bin_dir, "dasim"), "calibrate", "--device", "cpu", "--out", path]
     if args.quick:
         command.append("--quick")
@@ -197,19 +203,24 @@ def calibrate(args, out):
 
 
 def fit_link(args, out, ranks, messages):
-    """Measures MPI_Allreduce at RANKS ranks from a quarter of the smallest to twice the
-    largest message the runs send, and fits time = alpha + bytes / beta over that range."""
-    low = 2 ** max(3, int(math.floor(math.log2(min(messages) / 4))))
-    high = 2 ** int(math.ceil(math.log2(max(messages) * 2)))
+    """Measures MPI_Allreduce at RANKS ranks (powers of two up to twice the largest message)
+    and fits time = alpha + bytes / beta over the powers of two that bracket the messages the
+    runs send. Only that range: shared-memory MPI changes protocol with the size (here the time
+    per byte grows about 10x between 4 and 16 MiB), so a fit over all sizes describes none."""
+    low = 2 ** max(3, int(math.floor(math.log2(min(messages)))))
+    high = 2 ** int(math.ceil(math.log2(max(messages))))
+    if low == high:  # a power-of-two message: take its neighbours too
+        low, high = max(8, low // 2), high * 2
     log = os.path.join(out, f"allreduce_np{ranks}.log")
     reps = "5" if args.quick else "20"
-    progress(f"MPI_Allreduce sweep at {ranks} ranks up to {high} bytes")
-    text = run(mpirun(args, ranks) + [os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"),
-                                      "--max-bytes", str(high), "--reps", reps, "--warmup", "3"],
-               os.path.join(out, "commands.log"))
-    with open(log, "w") as f:
-        f.write("".join(line + "\n" for line in text.splitlines()
-                        if line.startswith("#") or line[:1].isdigit()))
+    if not (args.resume and os.path.exists(log)):
+        progress(f"MPI_Allreduce sweep at {ranks} ranks up to {high} bytes")
+        text = run(mpirun(args, ranks) + [os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"),
+                                          "--max-bytes", str(high), "--reps", reps, "--warmup", "3"],
+                   os.path.join(out, "commands.log"))
+        with open(log, "w") as f:
+            f.write("".join(line + "\n" for line in text.splitlines()
+                            if line.startswith("#") or line[:1].isdigit()))
     links = os.path.join(out, f"links_np{ranks}.json")
     run([os.path.join(args.bin_dir, "dasim"), "fit-links", log, "--out", links,
          "--min-bytes", str(low), "--max-bytes", str(high)], os.path.join(out, "commands.log"))
@@ -271,8 +282,10 @@ def measure(args, out):
         for ranks in args.ranks:
             for schedule in args.schedule_list:
                 path = os.path.join(runs, f"{schedule}_np{ranks}_r{repeat}.json")
-                run(train_command(args, ranks, schedule, path), os.path.join(out, "commands.log"))
                 done += 1
+                if args.resume and os.path.exists(path):
+                    continue
+                run(train_command(args, ranks, schedule, path), os.path.join(out, "commands.log"))
                 progress(f"executor run {done}/{total}: {schedule} at {ranks} rank(s), load "
                          f"{load_average()[0]:.2f}")
     for ranks in args.ranks:
@@ -309,7 +322,8 @@ def main():
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     args.bin_dir = os.path.abspath(args.bin_dir)
-    open(os.path.join(out, "commands.log"), "w").close()
+    if not args.resume:
+        open(os.path.join(out, "commands.log"), "w").close()
     started = time.time()
     load_before = load_average()
     progress(f"load average at start: {load_before}")
@@ -330,33 +344,49 @@ def main():
             links[link_ranks]["ranks"] = link_ranks
         platforms[ranks] = write_platform(out, ranks, links[link_ranks], calibration, gflops)
 
-    progress("profiling the model on one rank (dasim-train --profile)")
-    workload = os.path.join(out, "workload.json")
-    run(train_command(args, 1, "sgd", os.path.join(out, "profile_run.json"), profile=workload),
-        os.path.join(out, "commands.log"))
-    with open(workload) as f:
-        workload_name = json.load(f)["name"]
-
-    scenario = {
-        "name": "fidelity",
-        "description": "The executor's configuration on this machine (analysis/fidelity.py).",
-        "platforms": [{"file": os.path.basename(platforms[r]), "nodes": [1]} for r in args.ranks],
-        "workloads": [{"file": "workload.json"}],
-        "batch_per_gpu": args.batch,
-        "precision": "fp32",
-        "schedules": [schedule_spec(args, s) for s in args.schedule_list],
-        "collective": {"algorithm": "ring"},
-        "iterations": args.sim_iterations,
-        "warmup": 4,
-    }
-    scenario_path = os.path.join(out, "scenario.json")
-    with open(scenario_path, "w") as f:
-        json.dump(scenario, f, indent=2)
-        f.write("\n")
-    progress("simulating (dasim run)")
-    run([os.path.join(args.bin_dir, "dasim"), "run", scenario_path, "--out",
-         os.path.join(out, "sim"), "--quiet", "--jobs", "1"], os.path.join(out, "commands.log"))
-    predicted_csv = os.path.join(out, "sim", "results.csv")
+    # The compute side of the prediction: the executor's own per-layer times. With --profile-at
+    # each (default) the model is profiled at every rank count, all ranks training together, so
+    # the layer times include what N ranks sharing the node's cores and memory bandwidth cost each
+    # other; with --profile-at 1 one rank profiles alone (the usual setup on a dedicated cluster,
+    # one rank per GPU / node).
+    predicted_rows = []
+    for ranks in args.ranks:
+        profile_ranks = ranks if args.profile_at == "each" else 1
+        workload = os.path.join(out, f"workload_np{profile_ranks}.json")
+        if not (args.resume and os.path.exists(workload)):
+            progress(f"profiling the model at {profile_ranks} rank(s) (dasim-train --profile)")
+            run(train_command(args, profile_ranks, "sgd",
+                              os.path.join(out, f"profile_run_np{profile_ranks}.json"),
+                              profile=workload), os.path.join(out, "commands.log"))
+        with open(workload) as f:
+            workload_name = json.load(f)["name"]
+        scenario = {
+            "name": "fidelity",
+            "description": "The executor's configuration on this machine (analysis/fidelity.py).",
+            "platforms": [{"file": os.path.basename(platforms[ranks]), "nodes": [1]}],
+            "workloads": [{"file": os.path.basename(workload)}],
+            "batch_per_gpu": args.batch,
+            "precision": "fp32",
+            "schedules": [schedule_spec(args, s) for s in args.schedule_list],
+            "collective": {"algorithm": "ring"},
+            "iterations": args.sim_iterations,
+            "warmup": 4,
+        }
+        scenario_path = os.path.join(out, f"scenario_np{ranks}.json")
+        with open(scenario_path, "w") as f:
+            json.dump(scenario, f, indent=2)
+            f.write("\n")
+        progress(f"simulating {ranks} rank(s) (dasim run)")
+        sim_dir = os.path.join(out, f"sim_np{ranks}")
+        run([os.path.join(args.bin_dir, "dasim"), "run", scenario_path, "--out", sim_dir,
+             "--quiet", "--jobs", "1"], os.path.join(out, "commands.log"))
+        with open(os.path.join(sim_dir, "results.csv")) as f:
+            lines = f.read().splitlines()
+        header = lines[0]
+        predicted_rows += lines[1:]
+    predicted_csv = os.path.join(out, "predicted.csv")
+    with open(predicted_csv, "w") as f:
+        f.write("\n".join([header] + predicted_rows) + "\n")
 
     measured_rows = measure(args, out)
     for row in measured_rows:

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# analysis/fidelity.py --quick end to end (calibrate, link sweep + fit, profile, executor at 1 and 2
+# ranks, dasim run, compare.py): fidelity.csv has the documented columns, one row per
+# (schedule, ranks) with positive times, error_pct = 100 (predicted - measured) / measured
+# recomputed here; the generated 2-rank platform reproduces the fitted allreduce time
+# alpha + bytes / beta when `dasim collective` simulates it; bad arguments exit 2 with no output.
+set -euo pipefail
+BIN_DIR=$1
+SOURCE_DIR=$2
+PY=/usr/bin/python3
+SCRIPT=$SOURCE_DIR/analysis/fidelity.py
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Bad arguments: exit 2, one message, nothing written.
+for bad in "--np 0" "--np 1,x" "--schedules sgd,adam" "--tau 2 --delay 3"; do
+  status=0
+  # shellcheck disable=SC2086
+  $PY "$SCRIPT" --bin-dir "$BIN_DIR" --quick --out "$WORK/bad" $bad 2>"$WORK/err.txt" || status=$?
+  [[ $status == 2 ]] || fail "'$bad': exit status $status, expected 2"
+  [[ ! -e $WORK/bad ]] || fail "'$bad': wrote $WORK/bad"
+  [[ $(wc -l <"$WORK/err.txt") == 1 ]] || fail "'$bad': expected one line of error, got: $(cat "$WORK/err.txt")"
+done
+
+OUT=$WORK/out
+$PY "$SCRIPT" --bin-dir "$BIN_DIR" --quick --np 1,2 --schedules sgd,local_sgd,dasgd --out "$OUT" \
+  >"$WORK/stdout.txt" 2>"$WORK/stderr.txt" || { cat "$WORK/stderr.txt" >&2; fail "fidelity.py exited non-zero"; }
+
+CSV=$OUT/fidelity.csv
+[[ -f $CSV ]] || fail "no fidelity.csv"
+header=$(head -1 "$CSV")
+[[ $header == "schedule,tau,delay,ranks,measured_iter_s,predicted_iter_s,error_pct,measured_exposed_s,predicted_exposed_s" ]] ||
+  fail "fidelity.csv header: $header"
+[[ $(tail -n +2 "$CSV" | wc -l) == 6 ]] || fail "expected 6 rows, got $(tail -n +2 "$CSV" | wc -l)"
+for schedule in sgd local_sgd dasgd; do
+  for ranks in 1 2; do
+    n=$(awk -F, -v s=$schedule -v r=$ranks '$1 == s && $4 == r' "$CSV" | wc -l)
+    [[ $n == 1 ]] || fail "$schedule at $ranks ranks: $n rows"
+  done
+done
+# Positive times, non-negative exposed waits, tau/delay as configured, error_pct recomputed.
+awk -F, 'NR > 1 {
+  if (!($5 > 0 && $6 > 0)) { print "non-positive iteration time: " $0; bad = 1 }
+  if (!($8 >= 0 && $9 >= 0)) { print "negative exposed time: " $0; bad = 1 }
+  want_tau = ($1 == "sgd") ? 1 : 4; want_delay = ($1 == "dasgd") ? 1 : 0
+  if ($2 != want_tau || $3 != want_delay) { print "tau/delay: " $0; bad = 1 }
+  e = 100 * ($6 - $5) / $5; d = e - $7; if (d < 0) d = -d
+  if (d > 1e-6 * (e < 0 ? -e : e) + 1e-9) { print "error_pct " $7 " != " e ": " $0; bad = 1 }
+} END { exit bad }' "$CSV" >&2 || fail "bad values in fidelity.csv"
+
+# The figure and the other documented outputs.
+for f in compare.png compare.csv measured.csv predicted.csv workload_np1.json workload_np2.json calibration.json \
+  localhost-shm-1.json localhost-shm-2.json scenario_np2.json summary.json allreduce_np2.log; do
+  [[ -s $OUT/$f ]] || fail "$f missing or empty"
+done
+[[ $(head -c 4 "$OUT/compare.png" | od -An -tx1 | tr -d ' \n') == 89504e47 ]] || fail "compare.png is not a PNG"
+
+# The generated platform reproduces the fitted link: simulate a 1 MiB allreduce on 2 ranks and
+# compare with alpha + bytes / beta from links_np2.json (the fit dasim fit-links wrote).
+read -r alpha beta < <($PY -c "import json,sys; f=json.load(open(sys.argv[1]))['fits']['all']; print(max(0.0, f['alpha_s']), f['beta_Bps'])" "$OUT/links_np2.json")
+simulated_us=$("$BIN_DIR/dasim" collective --platform "$OUT/localhost-shm-2.json" --algo ring \
+  --min-bytes 1M --max-bytes 1M --format csv --quiet | awk -F, 'NR == 2 { print $2 }')
+$PY -c "
+import sys
+alpha, beta, sim_us = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+want_us = (alpha + 1048576 / beta) * 1e6
+sys.exit(0 if abs(sim_us - want_us) <= 0.01 * want_us + 0.01 else
+         print(f'simulated 1 MiB allreduce {sim_us} us, fitted {want_us} us') or 1)" \
+  "$alpha" "$beta" "$simulated_us" || fail "platform does not reproduce the fitted link"
+echo "fidelity_quick: ok"
