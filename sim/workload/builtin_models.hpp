@@ -8,6 +8,7 @@
 #include "workload/workload.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dasim::workload {
@@ -20,5 +21,18 @@ Workload bert_large(Precision precision, int sequence_length = 128);
 Workload gpt2_xl(Precision precision, int sequence_length = 1024);
 
 const std::vector<std::string>& builtin_workload_names();
+
+// The Workload a generator returns: its layers plus what every built-in shares.
+inline Workload builtin_workload(const std::string& name, Precision precision, std::vector<Layer> layers,
+                                 const std::string& sample_name, int sequence_length = 0) {
+  Workload w;
+  w.name = name;
+  w.precision = precision;
+  w.layers = std::move(layers);
+  w.sample_name = sample_name;
+  w.sequence_length = sequence_length;
+  w.origin = "built-in";
+  return w;
+}
 
 }  // namespace dasim::workload

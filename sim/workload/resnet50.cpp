@@ -48,13 +48,7 @@ Workload resnet50(Precision precision) {
   b.global_avg_pool("avgpool");
   b.linear("fc", 1000, true);
 
-  Workload w;
-  w.name = "resnet50";
-  w.precision = precision;
-  w.layers = b.take();
-  w.sample_name = "image";
-  w.origin = "built-in";
-  return w;
+  return builtin_workload("resnet50", precision, b.take(), "image");
 }
 
 }  // namespace dasim::workload

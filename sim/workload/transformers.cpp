@@ -42,14 +42,7 @@ Workload bert_large(Precision precision, int sequence_length) {
   b.linear("pooler.dense", hidden, hidden, true, 1);
   b.activation("pooler.tanh", hidden, 1);
 
-  Workload w;
-  w.name = "bert-large";
-  w.precision = precision;
-  w.layers = b.take();
-  w.sample_name = "sequence";
-  w.sequence_length = sequence_length;
-  w.origin = "built-in";
-  return w;
+  return builtin_workload("bert-large", precision, b.take(), "sequence", sequence_length);
 }
 
 Workload gpt2_xl(Precision precision, int sequence_length) {
@@ -76,14 +69,7 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
   // Tied to wte: the GEMM and its two gradients are real work, the parameters are counted once.
   b.linear("lm_head", d, int(vocab), false, -1, false);
 
-  Workload w;
-  w.name = "gpt2-xl";
-  w.precision = precision;
-  w.layers = b.take();
-  w.sample_name = "sequence";
-  w.sequence_length = sequence_length;
-  w.origin = "built-in";
-  return w;
+  return builtin_workload("gpt2-xl", precision, b.take(), "sequence", sequence_length);
 }
 
 const std::vector<std::string>& builtin_workload_names() {

@@ -26,13 +26,7 @@ Workload vgg16(Precision precision) {
   b.relu("fc7.relu");
   b.linear("fc8", 1000, true);
 
-  Workload w;
-  w.name = "vgg16";
-  w.precision = precision;
-  w.layers = b.take();
-  w.sample_name = "image";
-  w.origin = "built-in";
-  return w;
+  return builtin_workload("vgg16", precision, b.take(), "image");
 }
 
 }  // namespace dasim::workload
