@@ -6,13 +6,15 @@ Runs, in order (every step's command and output lands in OUT):
   2. an OSU-style MPI_Allreduce sweep under the same mpirun arguments as the executor
      (`dasim-mpi-allreduce-bench`), fitted by `dasim fit-links` over the message sizes the
      training runs actually send                          -> OUT/allreduce.log, OUT/links.json
-  3. `dasim-train --profile` of the model on one rank     -> OUT/workload.json
+  3. `dasim-train --profile` of the model at each rank count (all ranks training; --profile-at 1
+     profiles one rank alone)                             -> OUT/workload_npN.json
   4. one platform file per rank count: 1 node, N "GPUs" = CPU ranks, every rank on a switch port
      whose figures reproduce the fitted allreduce time    -> OUT/localhost-shm-N.json
   5. the executor under mpirun for every rank count and schedule, --repeats times; the median
      iteration time and exposed wait of the repeats       -> OUT/measured.csv (runs/ has each run)
-  6. `dasim run` of a generated scenario with the identical configuration
-                                                          -> OUT/scenario.json, OUT/sim/results.csv
+  6. `dasim run` of a generated scenario per rank count with the identical configuration
+                                                          -> OUT/scenario_npN.json, OUT/sim_npN/,
+                                                             OUT/predicted.csv (all rows)
   7. analysis/compare.py on the two                       -> OUT/compare.png, OUT/compare.csv
   8. OUT/fidelity.csv: schedule, ranks, measured_iter_s, predicted_iter_s, error_pct,
      measured_exposed_s, predicted_exposed_s (+ tau, delay), and OUT/summary.json (load averages,
