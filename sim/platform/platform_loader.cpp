@@ -235,7 +235,10 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
   spec.file = file;
   spec.name = top.optional_string("name").value_or(std::filesystem::path(file).stem().string());
   spec.description = top.optional_string("description").value_or("");
-  spec.nodes = static_cast<int>(top.positive_integer("nodes"));
+  // Range-checked before narrowing: 2^32 nodes must not wrap to 0 (and be reported as "got 0").
+  const auto nodes = top.positive_integer("nodes");
+  if (nodes > kMaxNodes) top.fail("nodes", fmt::format("expected 1..{} nodes, got {}", kMaxNodes, nodes));
+  spec.nodes = static_cast<int>(nodes);
 
   ObjectReader node = top.object("node");
   auto gpus = node.positive_integer("gpus");

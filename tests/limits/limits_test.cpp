@@ -2,14 +2,16 @@
 // measurements it was fitted to, and each limit accepts the value at the limit and refuses the next.
 #include "scenario/limits.hpp"
 #include "common/errors.hpp"
+#include "platform/platform_loader.hpp"
 #include "scenario/scenario.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
-#include <unistd.h>
 
 namespace dasim::scenario {
 namespace {
@@ -115,6 +117,26 @@ TEST(Limits, NodeCountBeyondIntIsAnInputError) {
     FAIL() << "accepted 2^32 nodes";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("platforms[0].nodes[0]: expected a positive node count below 2^31"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Limits, PlatformNodeCountBeyondIntIsReportedAsWritten) {
+  // platforms/*.json "nodes": 4294967296 used to wrap to 0 and be reported as "got 0".
+  fs::path file =
+      fs::temp_directory_path() / ("dasim-limits-platform-" + std::to_string(::getpid()) + ".json");
+  std::ifstream in(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto pos = text.find("\"nodes\": 64");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, 11, "\"nodes\": 4294967296");
+  std::ofstream(file) << text;
+  try {
+    platform::load_platform(file.string());
+    FAIL() << "accepted 2^32 nodes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": nodes: expected 1..1048576 nodes, got 4294967296"),
               std::string::npos)
         << e.what();
   }
