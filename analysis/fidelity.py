@@ -87,6 +87,10 @@ def parse_args():
     parser.add_argument("--mpirun-args", default="--allow-run-as-root --oversubscribe",
                         help="passed to every mpirun (e.g. add --hostfile hosts --map-by node)")
     parser.add_argument("--calibration", help="reuse this calibration file instead of calibrating")
+    parser.add_argument("--progress", choices=["host", "async"], default="host",
+                        help="how the simulator lets the executor's MPI allreduce progress: host (only "
+                             "inside MPI_Test/MPI_Wait, the ranks' cores do the copies; default for CPU "
+                             "ranks) or async (overlapping compute, as NCCL on GPUs)")
     parser.add_argument("--profile-at", choices=["each", "1"], default="each",
                         help="profile the model at every rank count (default) or once on one rank")
     parser.add_argument("--resume", action="store_true",
@@ -370,7 +374,9 @@ def main():
             "batch_per_gpu": args.batch,
             "precision": "fp32",
             "schedules": [schedule_spec(args, s) for s in args.schedule_list],
-            "collective": {"algorithm": "ring"},
+            # Open MPI's shared-memory allreduce advances only inside MPI_Test/MPI_Wait on the
+            # ranks' own cores: a host-progressed collective, not one that overlaps compute.
+            "collective": {"algorithm": "ring", "progress": args.progress},
             "iterations": args.sim_iterations,
             "warmup": 4,
         }

@@ -14,6 +14,11 @@ enum class Algorithm { ring, tree, hierarchical };
 // fine:   every ring step (and every pipelined chunk) is its own message: O(P^2) events.
 enum class Granularity { coarse, fine };
 
+// async: a collective advances on its own while the rank computes (NCCL kernels and copy engines
+//        on a GPU). host: it advances only while the rank waits for it (MPI on CPU ranks, whose
+//        shared-memory copies and progress run on the rank's own core inside MPI_Test/MPI_Wait).
+enum class Progress { async, host };
+
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;
   Granularity granularity = Granularity::coarse;
@@ -23,6 +28,7 @@ struct CollectiveOptions {
   // ring: rings run side by side, each on 1/channels of the buffer and leaving every node through
   // a different NIC, as NCCL's channels do. 0 = one per NIC of a node; 1 = a single flat ring.
   int ring_channels = 0;
+  Progress progress = Progress::async;
   bool reduction_compute = false;     // add reduction time (3 x bytes / memory bandwidth)
   double memory_bandwidth_Bps = 0;    // used when reduction_compute is on
 };

@@ -145,6 +145,13 @@ Scenario load_scenario(const std::string& file) {
             ? collectives::Granularity::fine
             : collectives::Granularity::coarse;
     sc.collective.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
+    if (auto channels = c.optional_positive_integer("ring_channels")) {
+      if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
+      sc.collective.ring_channels = static_cast<int>(*channels);
+    }
+    sc.collective.progress = c.optional_choice("progress", {"async", "host"}).value_or("async") == "host"
+                                 ? collectives::Progress::host
+                                 : collectives::Progress::async;
     c.finish();
   }
   if (auto it = top.optional_positive_integer("iterations")) {

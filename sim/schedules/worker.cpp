@@ -33,21 +33,22 @@ void Worker::compute(double seconds, const char* name) {
   record_.add(record_.compute, begin, now(), name, "compute");
 }
 
-collectives::PendingCollectivePtr Worker::start_allreduce(double bytes, const std::string& name) {
-  auto pending = comm_.start(setup_.rank, collectives::Op::allreduce, bytes);
-  in_flight_.push_back({pending, name});
-  return pending;
+Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& name) {
+  auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr});
+  // Device-driven collectives (NCCL) run while the GPU computes; host-progressed ones (MPI on
+  // CPU ranks) only advance inside the wait, so they start there.
+  if (comm_.options().progress == collectives::Progress::async)
+    allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, bytes);
+  return allreduce;
 }
 
-void Worker::wait(collectives::PendingCollectivePtr& pending) {
+void Worker::wait(const AllreducePtr& allreduce) {
   const double begin = now();
-  pending->wait();
+  if (!allreduce->pending) allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
+  allreduce->pending->wait();
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
-  auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [&](auto& n) { return n.pending == pending; });
-  if (it != in_flight_.end()) {
-    record_.add(record_.comm, pending->started_at(), pending->finished_at(), it->name, "comm");
-    in_flight_.erase(it);
-  }
+  record_.add(record_.comm, allreduce->pending->started_at(), allreduce->pending->finished_at(), allreduce->name,
+              "comm");
 }
 
 void Worker::local_step() {
@@ -58,7 +59,7 @@ void Worker::local_step() {
 
 void Worker::run_sgd_step() {
   compute(plan_.forward_s, "forward");
-  std::vector<collectives::PendingCollectivePtr> buckets;
+  std::vector<AllreducePtr> buckets;
   for (const auto& segment : plan_.backward) {
     compute(segment.time_s, "backward");
     if (segment.bucket >= 0 && schedule_.overlap)
@@ -68,7 +69,7 @@ void Worker::run_sgd_step() {
   if (!schedule_.overlap)
     for (size_t b = 0; b < plan_.bucket_bytes.size(); ++b)
       buckets.push_back(start_allreduce(plan_.bucket_bytes[b], fmt::format("allreduce bucket {}", b)));
-  for (auto& pending : buckets) wait(pending);  // the update needs every averaged gradient
+  for (const auto& bucket : buckets) wait(bucket);  // the update needs every averaged gradient
   compute(plan_.update_s, "update");
 }
 
@@ -79,7 +80,7 @@ void Worker::finish_iteration() {
 
 void Worker::operator()() {
   std::normal_distribution<double> jitter(0.0, 1.0);
-  collectives::PendingCollectivePtr average;  // dasgd: the averaging in flight
+  AllreducePtr average;  // dasgd: the averaging in flight
   int average_due = -1;                       // dasgd: iteration whose end must apply it
   for (int k = 0; k < setup_.iterations; ++k) {
     step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter(rng_)) : 1.0;

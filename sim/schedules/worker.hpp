@@ -8,6 +8,8 @@
 #include "schedules/worker_record.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <random>
 
 namespace dasim::schedules {
@@ -28,8 +30,15 @@ class Worker {
 
  private:
   void compute(double seconds, const char* name);
-  collectives::PendingCollectivePtr start_allreduce(double bytes, const std::string& name);
-  void wait(collectives::PendingCollectivePtr& pending);
+  // An allreduce this worker has asked for. With host progress it only starts when waited for.
+  struct Allreduce {
+    double bytes = 0;
+    std::string name;
+    collectives::PendingCollectivePtr pending;  // null until started
+  };
+  using AllreducePtr = std::shared_ptr<Allreduce>;
+  AllreducePtr start_allreduce(double bytes, const std::string& name);
+  void wait(const AllreducePtr& allreduce);
   void local_step();  // forward, backward, local update (no communication)
   void run_sgd_step();
   void finish_iteration();
@@ -42,11 +51,6 @@ class Worker {
   std::mt19937_64 rng_;
   double step_factor_ = 1;
   int iteration_ = 0;
-  struct Named {
-    collectives::PendingCollectivePtr pending;
-    std::string name;
-  };
-  std::vector<Named> in_flight_;
 };
 
 }  // namespace dasim::schedules
