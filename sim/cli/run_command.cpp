@@ -81,7 +81,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--force", a->force, "Run even a scenario beyond the limits of docs/hardening.md (GPUs, iterations, ...)");
+  cmd->add_flag("--force", a->force, "Run even beyond the GPU/iteration/bucket limits (docs/hardening.md)");
   cmd->add_flag("--plot", a->plot, "Also draw scale-up, efficiency and breakdown plots (analysis/)");
   cmd->callback([a] { run(*a); });
 }
