@@ -47,7 +47,10 @@ std::string refusal(const Scenario& sc) {
 
 std::string node_list(int first, int last) {
   std::string s;
-  for (int n = first; n <= last; ++n) s += (s.empty() ? "" : ",") + std::to_string(n);
+  for (int n = first; n <= last; ++n) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(n);
+  }
   return s;
 }
 
