@@ -1,15 +1,7 @@
 #!/usr/bin/env bash
 # Inputs the fuzzers (fuzz/, docs/hardening.md) found crashing a loader: each must now be a
 # one-line input error naming the file, exit status 2, and no output.
-set -u
-BIN="$1"
-SRC="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$2/tests/lib/cli_strict.sh"
 
 # expect_input_error EXPECTED_MESSAGE COMMAND...
 expect_input_error() {

@@ -2,15 +2,7 @@
 # SIGINT / SIGTERM during `dasim run --jobs 2`: the run must end with one line
 # "dasim: interrupted (SIGxxx)", exit status 128 + signal (130 / 143), leave no results file and no
 # temporary file in the output directory, and leave no simulation child running.
-set -u
-BIN="$1"
-SRC="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$2/tests/lib/cli_strict.sh"
 
 for sig in INT TERM; do
   if [ "$sig" = INT ]; then want=130; else want=143; fi

@@ -2,15 +2,7 @@
 # Absurd scenarios are refused before anything is simulated: one line naming the file and JSON
 # path with the estimated memory / time, exit status 2, no output directory. --force skips the
 # check (the forced run is then interrupted: it did start simulating).
-set -u
-BIN="$1"
-SRC="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$2/tests/lib/cli_strict.sh"
 
 # scenario NAME PLATFORM NODES [ITERATIONS [SCHEDULE]]: writes $work/NAME.json
 scenario() {
