@@ -39,8 +39,6 @@ sg4::CommPtr PartContext::send_async(int to, int channel, double bytes) const {
   return instance.mailbox(to, channel)->put_async(&payload_token, size);
 }
 
-void PartContext::receive(int channel) const { instance.mailbox(rank, channel)->get<int>(); }
-
 sg4::CommPtr PartContext::receive_async(int channel) const {
   return instance.mailbox(rank, channel)->get_async<int>(&received_token);
 }

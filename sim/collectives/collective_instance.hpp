@@ -67,8 +67,6 @@ struct PartContext {
 
   // Starts sending `bytes` to `to`'s mailbox on `channel`; the flow starts when `to` receives.
   simgrid::s4u::CommPtr send_async(int to, int channel, double bytes) const;
-  // Blocks until a message on this rank's mailbox `channel` has arrived.
-  void receive(int channel) const;
   // Posts a receive now (like a pre-posted buffer: the sender's flow can start at once).
   simgrid::s4u::CommPtr receive_async(int channel) const;
 };

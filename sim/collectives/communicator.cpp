@@ -45,8 +45,10 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       nodes_(platform.nodes),
       calls_(platform.gpus.size(), 0) {
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
-  for (const auto& order : multi_ring_orders(spec, channels)) rings_.push_back(make_ring({order}));
-  flat_order_ = multi_ring_orders(spec, 1).front();
+  const auto orders = multi_ring_orders(spec, channels);
+  for (const auto& order : orders) rings_.push_back(make_ring({order}));
+  // The chain broadcast walks rings_.front() from its first rank: take both from the same order.
+  flat_order_ = orders.front();
   auto cycle = best_intra_node_cycle(spec);
   std::vector<std::vector<int>> intra, inter(static_cast<size_t>(gpus_per_node_));
   for (int n = 0; n < nodes_; ++n) {
@@ -65,7 +67,6 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
   RingLinks links;
   links.next.assign(hosts_.size(), -1);
   links.next_latency_s.assign(hosts_.size(), 0);
-  links.size = rings.empty() ? 1 : static_cast<int>(rings.front().size());
   for (const auto& ring : rings) {
     for (size_t i = 0; i < ring.size(); ++i) {
       int from = ring[i], to = ring[(i + 1) % ring.size()];

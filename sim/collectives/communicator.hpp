@@ -61,7 +61,6 @@ class Communicator {
   struct RingLinks {
     std::vector<int> next;
     std::vector<double> next_latency_s;
-    int size = 1;
   };
 
  private:

@@ -37,15 +37,6 @@ std::vector<int> best_intra_node_cycle(const platform::PlatformSpec& spec) {
   return best;
 }
 
-std::vector<int> flat_ring_order(const platform::PlatformSpec& spec) {
-  auto cycle = best_intra_node_cycle(spec);
-  std::vector<int> ranks;
-  ranks.reserve(static_cast<size_t>(spec.total_gpus()));
-  for (int n = 0; n < spec.nodes; ++n)
-    for (int local : cycle) ranks.push_back(n * spec.gpus_per_node + local);
-  return ranks;
-}
-
 std::vector<std::vector<int>> multi_ring_orders(const platform::PlatformSpec& spec, int channels) {
   const auto cycle = best_intra_node_cycle(spec);
   const int g = spec.gpus_per_node;

@@ -14,9 +14,6 @@ namespace dasim::collectives {
 // node, identity beyond.
 std::vector<int> best_intra_node_cycle(const platform::PlatformSpec& spec);
 
-// Global ranks of the whole platform in flat-ring order.
-std::vector<int> flat_ring_order(const platform::PlatformSpec& spec);
-
 // `channels` flat rings. Each enters and leaves every node at a different rotation of the
 // intra-node cycle, chosen so that the GPUs rings leave through (and enter through) use NICs as
 // evenly as possible: with one ring per NIC every NIC carries one ring out and one ring in.
