@@ -54,7 +54,7 @@ std::vector<StepRecord> unpack(const double* values, int steps) {
   std::vector<StepRecord> records(steps);
   for (int k = 0; k < steps; ++k) {
     const double* v = values + static_cast<size_t>(k) * kStepRecordFields;
-    records[k] = {v[0], v[1], v[2], v[3], v[4]};
+    records[k] = {v[0], v[1], v[2], v[3], v[4], v[5]};
   }
   return records;
 }
@@ -181,7 +181,7 @@ int run(int argc, char** argv) {
   // Gather step records, host names and (for --verify) weights on rank 0.
   std::vector<double> mine;
   for (const auto& s : trained.steps)
-    mine.insert(mine.end(), {s.loss, s.wall_s, s.compute_s, s.comm_s, s.exposed_s});
+    mine.insert(mine.end(), {s.loss, s.wall_s, s.compute_s, s.comm_s, s.exposed_s, s.wait_s});
   std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int host_length = 0;

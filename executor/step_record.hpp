@@ -11,11 +11,15 @@ namespace dasim::executor {
 struct StepRecord {
   double loss = 0;
   double wall_s = 0;
-  double compute_s = 0;  // wall minus time inside MPI calls
+  double compute_s = 0;  // wall minus exposed: the rank's own work
   double comm_s = 0;     // time at least one collective was in flight
-  double exposed_s = 0;  // time spent waiting for communication to finish
+  // Time inside communication calls: waits, starts and progress polls. A host-progressed MPI
+  // collective (shared memory, TCP) does its copies and reductions inside MPI_Test and the start
+  // call on the rank's own core, so that time is communication the rank did not overlap.
+  double exposed_s = 0;
+  double wait_s = 0;  // the part of exposed_s spent blocked in a wait (MPI_Wait, blocking allreduce)
 };
-constexpr int kStepRecordFields = 5;
+constexpr int kStepRecordFields = 6;
 
 struct TrainOutput {
   std::vector<StepRecord> steps;

@@ -92,8 +92,10 @@ report::ResultRow make_result_row(const RunDescription& run,
   row.calibration = "measured";
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
   const auto reached = steps_to_target(loss, o.target_loss, o.target_window);
+  const double wait_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::wait_s), o.warmup_steps);
   row.extra = {{"steps_to_target", reached ? std::to_string(*reached) : ""},
-               {"final_loss", fmt::format("{:.6g}", loss.back())}};
+               {"final_loss", fmt::format("{:.6g}", loss.back())},
+               {"exposed_wait_s", fmt::format("{:.9g}", wait_s)}};
   return row;
 }
 
@@ -155,7 +157,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
     for (auto [name, field] :
          {std::pair{"loss", &StepRecord::loss}, std::pair{"wall_s", &StepRecord::wall_s},
           std::pair{"compute_s", &StepRecord::compute_s}, std::pair{"comm_s", &StepRecord::comm_s},
-          std::pair{"exposed_s", &StepRecord::exposed_s}}) {
+          std::pair{"exposed_s", &StepRecord::exposed_s}, std::pair{"wait_s", &StepRecord::wait_s}}) {
       std::vector<double> series;
       for (const auto& s : per_rank[r]) series.push_back(s.*field);
       entry[name] = series;

@@ -31,7 +31,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
   bool pending = false;
   long due = 0;
   InFlightClock clock;
-  double mpi_call_s = 0, exposed_s = 0;
+  double mpi_call_s = 0, wait_s = 0;  // this step: inside non-blocking calls, blocked in waits
 
   auto poll = [&] {
     const double t0 = wall_now_s();
@@ -52,7 +52,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
     }
     const double t1 = wall_now_s();
     clock.completed(t1);
-    exposed_s += t1 - t0;
+    wait_s += t1 - t0;
   };
   auto start_bucket = [&](int layer) {
     const int b = bucket_ending_at[layer];
@@ -81,7 +81,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
   const double loop_start_s = wall_now_s();
   for (long k = 1; k <= options.steps; ++k) {
     const double t_start = wall_now_s();
-    mpi_call_s = exposed_s = 0;
+    mpi_call_s = wait_s = 0;
     fill_batch(data, k - 1, options.batch, x, y);
     StepRecord rec;
     rec.loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
@@ -102,7 +102,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
         }
         const double t1 = wall_now_s();
         clock.completed(t1);
-        exposed_s += t1 - t0;
+        wait_s += t1 - t0;
         average_from_sum(model.weights(), model.weights(), ranks);
       }
       if (sched.kind == ScheduleKind::dasgd) {
@@ -126,8 +126,9 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
     const double t_end = wall_now_s();
     rec.wall_s = t_end - t_start;
     rec.comm_s = clock.take(t_end);
-    rec.exposed_s = exposed_s;
-    rec.compute_s = rec.wall_s - exposed_s - mpi_call_s;
+    rec.wait_s = wait_s;
+    rec.exposed_s = wait_s + mpi_call_s;
+    rec.compute_s = rec.wall_s - rec.exposed_s;
     out.steps.push_back(rec);
     if (!options.profile.empty()) {  // per-layer times are only kept for --profile
       out.forward_s.push_back(model.forward_times_s());

@@ -93,7 +93,7 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
                "cudaMalloc (sum)");
   }
   InFlightClock clock;
-  double call_s = 0, exposed_s = 0;
+  double call_s = 0, wait_s = 0;  // this step: inside enqueue/query calls, blocked in waits
 
   // Starts `count` floats of allreduce (src -> dst) once the compute stream has reached this point.
   auto start = [&](Collective& c, const float* src, float* dst, int64_t count) {
@@ -134,7 +134,7 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
     const double t1 = wall_now_s();
     c.in_flight = false;
     clock.completed(t1);
-    exposed_s += t1 - t0;
+    wait_s += t1 - t0;
   };
   auto axpy = [&](float alpha, const float* x, float* y) {
     cublas_check(cublasSaxpy(model.blas(), static_cast<int>(params), &alpha, x, 1, y, 1), "cublasSaxpy");
@@ -163,7 +163,7 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
   const double loop_start_s = wall_now_s();
   for (long k = 1; k <= options.steps; ++k) {
     const double t_start = wall_now_s();
-    call_s = exposed_s = 0;
+    call_s = wait_s = 0;
     fill_batch(data, k - 1, options.batch, x, y);
     StepRecord rec;
     rec.loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
@@ -197,8 +197,9 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
     const double t_end = wall_now_s();
     rec.wall_s = t_end - t_start;
     rec.comm_s = clock.take(t_end);
-    rec.exposed_s = exposed_s;
-    rec.compute_s = rec.wall_s - exposed_s - call_s;
+    rec.wait_s = wait_s;
+    rec.exposed_s = wait_s + call_s;
+    rec.compute_s = rec.wall_s - rec.exposed_s;
     out.steps.push_back(rec);
     if (options.check_consistency) {
       check_weights_consistency(sched, k, options.steps, model.weights_to_host(), comm, ranks);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using namespace dasim::executor;
 
 TEST(Summary, StepsToTargetUsesTheMovingAverage) {
@@ -31,10 +33,10 @@ TEST(Summary, ResultRowFromTwoRanks) {
   run.widths = {4, 3};
   run.ranks = 2;
   run.hosts = {"a", "a"};
-  // step: loss, wall, compute, comm, exposed
+  // step: loss, wall, compute, comm, exposed, wait (the blocked part of exposed)
   std::vector<std::vector<StepRecord>> per_rank{
-      {{2, 9, 9, 0, 0}, {1, 0.1, 0.08, 0.05, 0.02}, {1, 0.3, 0.2, 0, 0.1}},
-      {{2, 9, 9, 0, 0}, {2, 0.2, 0.1, 0.05, 0.04}, {1, 0.1, 0.1, 0, 0}}};
+      {{2, 9, 9, 0, 0, 0}, {1, 0.1, 0.08, 0.05, 0.02, 0.01}, {1, 0.3, 0.2, 0, 0.1, 0.05}},
+      {{2, 9, 9, 0, 0, 0}, {2, 0.2, 0.1, 0.05, 0.04, 0.03}, {1, 0.1, 0.1, 0, 0, 0}}};
   const auto row = make_result_row(run, per_rank);
   EXPECT_EQ(row.workload, "mlp-4x3");
   EXPECT_EQ(row.platform, "a");
@@ -50,6 +52,8 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_DOUBLE_EQ(row.compute_s, (0.09 + 0.15) / 2);
   EXPECT_DOUBLE_EQ(row.exposed_comm_s, (0.03 + 0.05) / 2);
   EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
+  EXPECT_EQ(row.extra[2].first, "exposed_wait_s");
+  EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
 }
 
 TEST(Summary, ProfileCountsFlopsPerSample) {
