@@ -1,64 +1,159 @@
 // dasim-mpi-allreduce-bench: times MPI_Allreduce (float, sum) over a message-size sweep, 8 bytes
-// to --max-bytes in powers of two, and prints an OSU-style table on rank 0:
+// to --max-bytes in powers of two plus any --sizes (e.g. the exact messages a training run sends),
+// and prints an OSU-style table on rank 0, sizes ascending (--nonblocking: MPI_Iallreduce then
+// MPI_Wait, the call an overlapping trainer makes; Open MPI implements it separately, libnbc):
 //   # Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations
 // Each repetition starts after a barrier; its time is the slowest rank's, which is when the
-// collective is complete everywhere. `dasim calibrate --device cpu` runs it under mpirun and
-// `dasim fit-links` reads the same table.
+// collective is complete everywhere; --evict BYTES writes that much scratch memory before each one.
+// --polls N --poll-interval S (with --nonblocking): N MPI_Test calls S seconds of memory-streaming
+// work apart, then MPI_Wait, reporting the mean over ranks of the time inside MPI calls.
+// Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
+// so a full sweep stays within a minute.
+// `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
 #include "stats.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   long max_bytes = 1L << 26;
-  int reps = 20, warmup = 5;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  int reps = 20, warmup = 5, large_reps = -1;
+  long evict_bytes = 0, polls = 0;
+  double poll_interval_s = 0;
+  std::set<long> sizes;
+  bool sizes_ok = true, nonblocking = false, in_place = false;
+  for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];
-    if (flag == "--max-bytes")
+    if (flag == "--nonblocking" || flag == "--in-place") {  // flags without a value
+      (flag == "--nonblocking" ? nonblocking : in_place) = true;
+      --i;
+      continue;
+    }
+    if (i + 1 == argc) {
+      std::fprintf(stderr, "dasim-mpi-allreduce-bench: %s needs a value\n", argv[i]);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (flag == "--max-bytes") {
       max_bytes = std::atol(argv[i + 1]);
-    else if (flag == "--reps")
+    } else if (flag == "--reps") {
       reps = std::atoi(argv[i + 1]);
-    else if (flag == "--warmup")
+    } else if (flag == "--large-reps") {
+      large_reps = std::atoi(argv[i + 1]);
+    } else if (flag == "--polls") {
+      polls = std::atol(argv[i + 1]);
+    } else if (flag == "--poll-interval") {
+      poll_interval_s = std::atof(argv[i + 1]);
+    } else if (flag == "--evict") {
+      evict_bytes = std::atol(argv[i + 1]);
+    } else if (flag == "--warmup") {
       warmup = std::atoi(argv[i + 1]);
-    else {
+    } else if (flag == "--sizes") {  // comma-separated byte counts, multiples of 4 (floats)
+      std::stringstream list(argv[i + 1]);
+      for (std::string item; std::getline(list, item, ',');) {
+        const long bytes = std::atol(item.c_str());
+        sizes_ok = sizes_ok && bytes >= 4 && bytes % 4 == 0;
+        sizes.insert(bytes);
+      }
+    } else {
       std::fprintf(stderr, "dasim-mpi-allreduce-bench: unknown option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
-  if (max_bytes < 8 || reps < 1 || warmup < 0) {
-    std::fprintf(stderr, "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --warmup >= 0\n");
+  if (max_bytes < 8 || reps < 1 || warmup < 0 || large_reps == 0 || large_reps < -1 || !sizes_ok ||
+      evict_bytes < 0 || polls < 0 || poll_interval_s < 0 || (polls > 0 && !nonblocking)) {
+    std::fprintf(stderr,
+                 "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --large-reps >= 1, "
+                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --polls >= 0 (with "
+                 "--nonblocking), --poll-interval >= 0\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  if (large_reps < 0) large_reps = std::max(3, reps / 4);
+  for (long bytes = 8; bytes <= max_bytes; bytes *= 2) sizes.insert(bytes);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<float> send(static_cast<size_t>(max_bytes / 4), 1.0f), recv(send.size(), 0.0f);
+  std::vector<float> send(static_cast<size_t>(*sizes.rbegin() / 4), 1.0f), recv(send.size(), 0.0f);
   if (rank == 0) {
-    std::printf("# dasim MPI_Allreduce latency test, MPI_FLOAT MPI_SUM, %d ranks\n", size);
+    if (polls > 0)
+      std::printf(
+          "# dasim MPI_Iallreduce polled %ld times every %.3f ms, then MPI_Wait: time inside MPI "
+          "calls (mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
+          polls, poll_interval_s * 1e3, size);
+    else
+      std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
+                  nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
     std::printf("# Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations\n");
   }
-  for (long bytes = 8; bytes <= max_bytes; bytes *= 2) {
-    int count = static_cast<int>(bytes / 4);
-    // Large messages get fewer repetitions so the full sweep stays within a minute.
-    int n_reps = bytes >= (1L << 22) ? std::max(3, reps / 4) : reps;
-    for (int i = 0; i < warmup; ++i)
-      MPI_Allreduce(send.data(), recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    std::vector<double> local(static_cast<size_t>(n_reps)), slowest(local.size());
-    for (int r = 0; r < n_reps; ++r) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      double start = MPI_Wtime();
-      MPI_Allreduce(send.data(), recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-      local[r] = MPI_Wtime() - start;
+  // A training step's compute evicts the gradients from the caches before they are averaged;
+  // writing --evict bytes of scratch before each repetition does the same to the message buffers.
+  std::vector<char> scratch(static_cast<size_t>(evict_bytes));
+  unsigned char stamp = 0;
+  size_t scratch_at = 0;
+  auto evict = [&] {
+    if (!scratch.empty()) std::memset(scratch.data(), ++stamp, scratch.size());
+  };
+  // Stand-in for the compute between two polls: streams through the scratch (as layers stream
+  // through weights and activations) until `seconds` have passed.
+  auto compute_for = [&](double seconds) {
+    const double until = MPI_Wtime() + seconds;
+    while (MPI_Wtime() < until) {
+      if (scratch.empty()) continue;
+      const size_t n = std::min<size_t>(size_t{1} << 20, scratch.size() - scratch_at);
+      std::memset(scratch.data() + scratch_at, ++stamp, n);
+      scratch_at = (scratch_at + n) % scratch.size();
     }
-    MPI_Reduce(local.data(), slowest.data(), n_reps, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  };
+  // One allreduce; returns the time spent inside MPI calls. Blocking, or non-blocking with
+  // --polls MPI_Test calls --poll-interval apart before the MPI_Wait, as a trainer that polls
+  // between layers: a host-progressed MPI does its copies and reductions inside those calls.
+  auto allreduce = [&](int count) {
+    const void* source = in_place ? MPI_IN_PLACE : send.data();
+    double start = MPI_Wtime();
+    if (!nonblocking) {
+      MPI_Allreduce(source, recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      return MPI_Wtime() - start;
+    }
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Iallreduce(source, recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
+    double inside = MPI_Wtime() - start;
+    for (long p = 0; p < polls; ++p) {
+      compute_for(poll_interval_s);
+      int done = 0;
+      start = MPI_Wtime();
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      inside += MPI_Wtime() - start;
+    }
+    start = MPI_Wtime();
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return inside + MPI_Wtime() - start;
+  };
+  for (const long bytes : sizes) {
+    int count = static_cast<int>(bytes / 4);
+    int n_reps = bytes >= (1L << 22) ? large_reps : reps;
+    for (int i = 0; i < warmup; ++i) allreduce(count);
+    std::vector<double> local(static_cast<size_t>(n_reps)), across(local.size());
+    for (int r = 0; r < n_reps; ++r) {
+      evict();
+      MPI_Barrier(MPI_COMM_WORLD);
+      local[r] = allreduce(count);
+    }
+    // Blocking: the slowest rank's time, when the collective is complete everywhere. Polled: the
+    // mean over ranks of the time each spent inside MPI, what the collective cost each rank's core.
+    MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, polls > 0 ? MPI_SUM : MPI_MAX, 0,
+               MPI_COMM_WORLD);
+    if (polls > 0)
+      for (double& t : across) t /= size;
     if (rank == 0) {
-      dasim::kernels::Stats s = dasim::kernels::summarize(slowest);
+      dasim::kernels::Stats s = dasim::kernels::summarize(across);
       std::printf("%ld %.3f %.3f %.3f %.3f %d\n", bytes, s.median_s * 1e6, s.min_s * 1e6, s.max_s * 1e6,
                   s.stddev_s * 1e6, s.reps);
     }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# dasim-mpi-allreduce-bench: the sweep holds the powers of two up to --max-bytes plus every --sizes
+# entry, ascending, each with the repetitions asked for (--large-reps from 4 MiB); the header names
+# the call timed (--nonblocking: MPI_Iallreduce + MPI_Wait); a size that is not whole floats is
+# refused with exit 2 and a message naming --sizes.
+set -euo pipefail
+BENCH="$1/dasim-mpi-allreduce-bench"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mpi2() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$BENCH" "$@"; }
+
+mpi2 --max-bytes 32 --sizes 12,4194304 --reps 3 --large-reps 2 --warmup 1 --evict 1048576 \
+  --nonblocking --in-place >"$WORK/table.txt" 2>"$WORK/err.txt" || fail "bench failed: $(cat "$WORK/err.txt")"
+grep -q '^# dasim MPI_Iallreduce + MPI_Wait latency test, MPI_FLOAT MPI_SUM, 2 ranks$' "$WORK/table.txt" ||
+  fail "header: $(head -1 "$WORK/table.txt")"
+sizes=$(awk '!/^#/ { printf "%s ", $1 }' "$WORK/table.txt")
+[[ $sizes == "8 12 16 32 4194304 " ]] || fail "sizes: '$sizes', expected '8 12 16 32 4194304 '"
+reps=$(awk '!/^#/ { printf "%s ", $6 }' "$WORK/table.txt")
+[[ $reps == "3 3 3 3 2 " ]] || fail "repetitions: '$reps', expected '3 3 3 3 2 '"
+awk '!/^#/ && !($2 > 0 && $3 <= $2 && $2 <= $4) { bad = 1; print } END { exit bad }' "$WORK/table.txt" >&2 ||
+  fail "a row without min <= median <= max"
+
+mpi2 --max-bytes 8 >"$WORK/table.txt" 2>&1 || fail "default call failed"
+grep -q '^# dasim MPI_Allreduce latency test' "$WORK/table.txt" || fail "default header: $(head -1 "$WORK/table.txt")"
+
+status=0
+mpi2 --sizes 6 >"$WORK/out.txt" 2>"$WORK/err.txt" || status=$?
+[[ $status == 2 ]] || fail "--sizes 6: exit status $status, expected 2"
+grep -q -- '--sizes of multiples of 4 bytes' "$WORK/err.txt" || fail "--sizes 6: message: $(cat "$WORK/err.txt")"
+[[ ! -s $WORK/out.txt ]] || fail "--sizes 6: wrote a table"
+echo "mpi_allreduce_bench: ok"
