@@ -3,22 +3,34 @@
 
 Runs, in order (every step's command and output lands in OUT):
   1. `dasim calibrate --device cpu [--quick]`            -> OUT/calibration.json
-  2. an OSU-style MPI_Allreduce sweep under the same mpirun arguments as the executor
-     (`dasim-mpi-allreduce-bench`), fitted by `dasim fit-links` over the message sizes the
-     training runs actually send                          -> OUT/allreduce.log, OUT/links.json
-  3. `dasim-train --profile` of the model at each rank count (all ranks training; --profile-at 1
-     profiles one rank alone)                             -> OUT/workload_npN.json
-  4. one platform file per rank count: 1 node, N "GPUs" = CPU ranks, every rank on a switch port
-     whose figures reproduce the fitted allreduce time    -> OUT/localhost-shm-N.json
-  5. the executor under mpirun for every rank count and schedule, --repeats times; the median
-     iteration time and exposed wait of the repeats       -> OUT/measured.csv (runs/ has each run)
-  6. `dasim run` of a generated scenario per rank count with the identical configuration
-                                                          -> OUT/scenario_npN.json, OUT/sim_npN/,
+  2. for each MPI call the executor makes (EXECUTOR_CALLS), an OSU-style sweep with
+     `dasim-mpi-allreduce-bench` under the same mpirun arguments as the executor, up to the
+     largest message and at the messages themselves  -> OUT/allreduce_npN_CALL.log
+  3. --repeats times, interleaved so load drifts hit inputs and measurements alike:
+     a. `dasim-train --profile` of the model at each rank count (all ranks training;
+        --profile-at 1 profiles one rank alone)          -> OUT/runs/workload_npN_rR.json
+     b. each call timed again at the message sizes, the DaSGD one polled as the executor polls it
+        (poll count and spacing from a.'s profile)      -> OUT/runs/allreduce_npN_CALL_rR.log
+     c. the executor for every rank count and schedule  -> OUT/runs/SCHEDULE_npN_rR.json
+  4. per call, `dasim fit-links` on the per-size medians of 2. and 3b., around the messages only
+                                                          -> OUT/links_npN_CALL.json
+     and one platform file per rank count and call: 1 node, N "GPUs" = CPU ranks, every rank on
+     a switch port whose figures reproduce the fitted time -> OUT/localhost-shm-N-CALL.json
+  5. the prediction's compute: per layer, the median of the profiles, scaled to the fastest rank;
+     the ranks' differences from the profile runs' per-rank steps (rank_spread) as the
+     scenario's jitter and stragglers                     -> OUT/workload_npN.json
+  6. `dasim run` of a generated scenario per rank count and schedule with the identical
+     configuration and the platform of the schedule's MPI call
+                                                          -> OUT/scenario_npN_SCHEDULE.json,
+                                                             OUT/sim_npN_SCHEDULE/,
                                                              OUT/predicted.csv (all rows)
-  7. analysis/compare.py on the two                       -> OUT/compare.png, OUT/compare.csv
+  7. the medians over the repeats of each measured configuration -> OUT/measured.csv;
+     analysis/compare.py on the two                       -> OUT/compare.png, OUT/compare.csv
   8. OUT/fidelity.csv: schedule, ranks, measured_iter_s, predicted_iter_s, error_pct,
-     measured_exposed_s, predicted_exposed_s (+ tau, delay), and OUT/summary.json (load averages,
-     median |error|, worst row, the targets of issue 9 and whether they were met).
+     measured_exposed_s (time inside MPI calls: waits, starts, progress polls),
+     predicted_exposed_s, measured_wait_s (the MPI_Wait part) (+ tau, delay), and
+     OUT/summary.json (load averages, links, rank spread, median |error|, worst row, the targets
+     of issue 9 and whether they were met).
 
 Usage (see docs/validation.md, "Predicted vs measured on this machine"):
   analysis/fidelity.py --np 1,2 --schedules sgd,local_sgd,dasgd --out DIR [--quick]
@@ -46,7 +58,7 @@ sys.path.insert(0, HERE)
 import results_io  # noqa: E402
 
 FIDELITY_COLUMNS = ["schedule", "tau", "delay", "ranks", "measured_iter_s", "predicted_iter_s",
-                    "error_pct", "measured_exposed_s", "predicted_exposed_s"]
+                    "error_pct", "measured_exposed_s", "predicted_exposed_s", "measured_wait_s"]
 
 # Issue 9's targets.
 TARGET_MEDIAN_ABS_ERROR_PCT = 5.0
@@ -58,7 +70,7 @@ TARGET_EXPOSED_ERROR_PCT = 10.0
 # 10-20 ms over shared memory: both halves of the model are exercised. The quick model runs
 # in a fraction of a second per configuration (pipeline check only).
 FULL = {"features": 256, "hidden": "2048,2048", "batch": 64, "steps": 60, "warmup": 5,
-        "repeats": 3, "sim_iterations": 16}
+        "repeats": 3, "sim_iterations": 400}
 QUICK = {"features": 64, "hidden": "256,256", "batch": 32, "steps": 24, "warmup": 4,
          "repeats": 1, "sim_iterations": 8}
 CLASSES = 10
@@ -208,34 +220,124 @@ def calibrate(args, out):
     return path
 
 
-def fit_link(args, out, ranks, messages):
-    """Measures MPI_Allreduce at RANKS ranks (powers of two up to twice the largest message)
-    and fits time = alpha + bytes / beta over the powers of two that bracket the messages the
-    runs send. Only that range: shared-memory MPI changes protocol with the size (here the time
-    per byte grows about 10x between 4 and 16 MiB), so a fit over all sizes describes none."""
-    low = 2 ** max(3, int(math.floor(math.log2(min(messages)))))
-    high = 2 ** int(math.ceil(math.log2(max(messages))))
-    if low == high:  # a power-of-two message: take its neighbours too
-        low, high = max(8, low // 2), high * 2
-    log = os.path.join(out, f"allreduce_np{ranks}.log")
-    reps = "5" if args.quick else "20"
-    if not (args.resume and os.path.exists(log)):
-        progress(f"MPI_Allreduce sweep at {ranks} ranks up to {high} bytes")
-        text = run(mpirun(args, ranks) + [os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"),
-                                          "--max-bytes", str(high), "--reps", reps, "--warmup", "3"],
-                   os.path.join(out, "commands.log"))
-        with open(log, "w") as f:
-            f.write("".join(line + "\n" for line in text.splitlines()
-                            if line.startswith("#") or line[:1].isdigit()))
-    links = os.path.join(out, f"links_np{ranks}.json")
-    run([os.path.join(args.bin_dir, "dasim"), "fit-links", log, "--out", links,
+# The sizes around each message the link is measured and fitted at (see fit_link).
+MESSAGE_NEIGHBOURHOOD = (0.8, 1.0, 1.25)
+
+# The MPI call each schedule makes in dasim-train (executor/trainer.cpp), as the arguments that
+# make dasim-mpi-allreduce-bench time the same call the same way: (name, bench arguments, polled).
+# Open MPI implements them separately (blocking collectives in coll/tuned, non-blocking ones in
+# libnbc), in place and out of place differently, and a host-progressed collective costs a rank
+# what it does inside MPI calls: a DaSGD snapshot average, started and then polled between layers
+# for d steps, costs each rank its own copies and reductions (about 4 ms at 19 MB here), not the
+# 7 ms the same call takes end to end when both ranks wait in MPI_Wait. So each schedule gets the
+# link of its own call, and dasgd's is timed with the executor's polls (poll_pattern).
+EXECUTOR_CALLS = {
+    "sgd": ("iallreduce-in-place", ("--nonblocking", "--in-place"), False),  # gradient buckets
+    "local_sgd": ("allreduce-in-place", ("--in-place",), False),             # weights, blocking
+    "dasgd": ("iallreduce-polled", ("--nonblocking",), True),                # snapshot -> sum
+}
+
+
+def eviction_bytes():
+    """Scratch the link bench writes before each repetition: 4x the last-level cache (at least
+    64 MiB), so the message starts outside the caches, as gradients do after a step's compute."""
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cache/index3/size") as f:
+            text = f.read().strip()
+        l3 = int(text[:-1]) * 1024 if text.endswith("K") else int(text)
+    except (OSError, ValueError):
+        l3 = 0
+    return max(64 * 1024 ** 2, 4 * l3)
+
+
+def sizes_around(messages):
+    return sorted({max(4, int(m * f) // 4 * 4) for m in messages for f in MESSAGE_NEIGHBOURHOOD})
+
+
+def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=None):
+    command = mpirun(args, ranks) + [
+        os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"), "--max-bytes", str(max_bytes),
+        "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
+        "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
+    if polls:
+        command += ["--polls", str(polls[0]), "--poll-interval", f"{polls[1]:.6g}"]
+    return command
+
+
+def poll_pattern(args, out, ranks, repeat):
+    """How dasim-train drives a DaSGD snapshot average: MPI_Test after every forward layer but the
+    last, after the loss and after every backward layer (2L polls per step for L layers), for d
+    steps, then MPI_Wait. Returns (polls, seconds between polls) from this repeat's profile: the
+    step's layer time over its 2L polls."""
+    layers = len(layer_widths(args)) - 1
+    profiled = profile_ranks(args, ranks)
+    if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
+        profiled = min(profile_ranks(args, r) for r in args.ranks)
+    with open(profile_path(out, profiled, repeat)) as f:
+        step_s = sum(l["forward_time_s"] + l["backward_time_s"] for l in json.load(f)["layers"])
+    return 2 * layers * max(args.delay, 1), step_s / (2 * layers)
+
+
+def table_rows(text):
+    """The bench's table lines: the header comments and one row per size."""
+    return [line for line in text.splitlines() if line.startswith("#") or line[:1].isdigit()]
+
+
+def sweep_link(args, out, ranks, messages, call):
+    """The full picture, once: MPI's CALL at RANKS ranks over the powers of two up to the largest
+    message plus each message and its neighbours x0.8 and x1.25 -> OUT/allreduce_npN_CALL.log."""
+    log = os.path.join(out, f"allreduce_np{ranks}_{call[0]}.log")
+    if call[2] or (args.resume and os.path.exists(log)):  # polled: timed per repeat, with its profile
+        return
+    sweep_top = 2 ** int(math.ceil(math.log2(max(messages))))
+    progress(f"{call[0]} sweep at {ranks} ranks up to {sweep_top} bytes and at "
+             f"{', '.join(str(b) for b in sizes_around(messages))} bytes")
+    text = run(bench_command(args, ranks, call, sweep_top, sizes_around(messages),
+                             5 if args.quick else 20, 3 if args.quick else 15),
+               os.path.join(out, "commands.log"))
+    with open(log, "w") as f:
+        f.write("".join(line + "\n" for line in table_rows(text)))
+
+
+def link_repeat_path(out, ranks, call, repeat):
+    return os.path.join(out, "runs", f"allreduce_np{ranks}_{call[0]}_r{repeat}.log")
+
+
+def fit_link(args, out, ranks, messages, call):
+    """Fits time = alpha + bytes / beta to the neighbourhoods of the messages only: for each size
+    there, the median over the sweep and the repeats' measurements (taken between the training
+    runs, so the same load drifts hit them) -> OUT/links_npN_CALL.json. Shared-memory MPI changes
+    protocol and falls out of the caches with the size (here the time per byte grows about 10x
+    between 4 and 32 MiB), so a fit over all sizes, or even over the powers of two that bracket a
+    message, misdescribes it."""
+    extra = sizes_around(messages)
+    low, high = extra[0], extra[-1]
+    logs = [] if call[2] else [os.path.join(out, f"allreduce_np{ranks}_{call[0]}.log")]
+    logs += [link_repeat_path(out, ranks, call, r) for r in range(args.repeats)]
+    medians = {}
+    for path in logs:
+        with open(path) as f:
+            for line in f:
+                fields = line.split()
+                if line[:1].isdigit() and low <= int(fields[0]) <= high:
+                    medians.setdefault(int(fields[0]), []).append(float(fields[1]))
+    merged = os.path.join(out, f"allreduce_np{ranks}_{call[0]}_fitted.log")
+    with open(merged, "w") as f:
+        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over {len(logs)} "
+                "measurements (the sweep, if any, and one per repeat)\n")
+        f.write("# Size  Median Latency(us)\n")
+        for size in sorted(medians):
+            f.write(f"{size} {statistics.median(medians[size]):.3f}\n")
+    links = os.path.join(out, f"links_np{ranks}_{call[0]}.json")
+    run([os.path.join(args.bin_dir, "dasim"), "fit-links", merged, "--out", links,
          "--min-bytes", str(low), "--max-bytes", str(high)], os.path.join(out, "commands.log"))
     with open(links) as f:
         fit = json.load(f)["fits"]["all"]
-    alpha_s = max(0.0, float(fit["alpha_s"]))
-    return {"alpha_s": alpha_s, "beta_Bps": float(fit["beta_Bps"]), "min_bytes": low,
-            "max_bytes": high, "rms_relative_residual": fit.get("rms_relative_residual"),
-            "log": os.path.basename(log), "fit": os.path.basename(links)}
+    return {"alpha_s": max(0.0, float(fit["alpha_s"])), "beta_Bps": float(fit["beta_Bps"]),
+            "min_bytes": low, "max_bytes": high,
+            "rms_relative_residual": fit.get("rms_relative_residual"), "call": call[0],
+            "bench_arguments": list(call[1]), "polled": call[2], "measurements": len(logs), "log": os.path.basename(merged),
+            "fit": os.path.basename(links)}
 
 
 def write_platform(out, ranks, link, calibration, gflops):
@@ -249,7 +351,8 @@ def write_platform(out, ranks, link, calibration, gflops):
     figures = {"bandwidth": f"{bandwidth:.6g}Bps", "latency": f"{latency * 1e6:.6g}us",
                "source": f"fitted MPI_Allreduce at {link['ranks']} ranks: alpha "
                          f"{link['alpha_s'] * 1e6:.3g} us, beta {link['beta_Bps'] / 1e9:.3g} GB/s "
-                         f"over {link['min_bytes']}..{link['max_bytes']} bytes ({link['fit']})"}
+                         f"over {link['min_bytes']}..{link['max_bytes']} bytes ({link['fit']}, "
+                         f"{link['call']})"}
     node = {"gpus": ranks,
             "gpu": {"model": "cpu-rank", "speed": f"{gflops:.6g}Gf",
                     "calibration": os.path.relpath(calibration, out),
@@ -262,7 +365,7 @@ def write_platform(out, ranks, link, calibration, gflops):
                                "core, exchanging through MPI (shared memory on one host).",
                 "nodes": 1, "node": node,
                 "fabric": {"topology": "star", "link": figures}}
-    path = os.path.join(out, f"localhost-shm-{ranks}.json")
+    path = os.path.join(out, f"localhost-shm-{ranks}-{link['call']}.json")
     with open(path, "w") as f:
         json.dump(platform, f, indent=2)
         f.write("\n")
@@ -277,14 +380,46 @@ def schedule_spec(args, schedule):
     return {"type": "dasgd", "tau": args.tau, "delay": args.delay}
 
 
-def measure(args, out):
-    """Median over the repeats of each (ranks, schedule): one result row each."""
+def profile_ranks(args, ranks):
+    return ranks if args.profile_at == "each" else 1
+
+
+def profile_path(out, ranks, repeat):
+    return os.path.join(out, "runs", f"workload_np{ranks}_r{repeat}.json")
+
+
+def measure(args, out, calls, messages):
+    """Runs the profiles, the link measurements and the executor, interleaved: each repeat
+    profiles the model at every rank count, times every MPI call at the message sizes, then trains
+    every (ranks, schedule) once, so load drifts hit the inputs of the prediction and the measured
+    runs alike. Returns one row per (ranks, schedule): the median over the repeats."""
     runs = os.path.join(out, "runs")
     os.makedirs(runs, exist_ok=True)
     rows = []
-    total = len(args.ranks) * len(args.schedule_list) * args.repeats
+    profiled = sorted({profile_ranks(args, r) for r in args.ranks})
+    total = (len(args.ranks) * len(args.schedule_list) + len(profiled) + len(calls)) * args.repeats
     done = 0
     for repeat in range(args.repeats):  # repeats outermost: load drifts hit every configuration
+        for ranks in profiled:
+            path = profile_path(out, ranks, repeat)
+            done += 1
+            if args.resume and os.path.exists(path):
+                continue
+            run(train_command(args, ranks, "sgd", os.path.join(runs, f"profile_np{ranks}_r{repeat}.json"),
+                              profile=path), os.path.join(out, "commands.log"))
+            progress(f"run {done}/{total}: profile at {ranks} rank(s), load {load_average()[0]:.2f}")
+        for link_ranks, call in calls:  # after the profiles: the polled call needs this repeat's
+            path = link_repeat_path(out, link_ranks, call, repeat)
+            done += 1
+            if args.resume and os.path.exists(path):
+                continue
+            polls = poll_pattern(args, out, link_ranks, repeat) if call[2] else None
+            text = run(bench_command(args, link_ranks, call, 8, sizes_around(messages),
+                                     5 if args.quick else 20, 3 if args.quick else 15, polls),
+                       os.path.join(out, "commands.log"))
+            with open(path, "w") as f:
+                f.write("".join(line + "\n" for line in table_rows(text)))
+            progress(f"run {done}/{total}: {call[0]} at {link_ranks} ranks, load {load_average()[0]:.2f}")
         for ranks in args.ranks:
             for schedule in args.schedule_list:
                 path = os.path.join(runs, f"{schedule}_np{ranks}_r{repeat}.json")
@@ -292,7 +427,7 @@ def measure(args, out):
                 if args.resume and os.path.exists(path):
                     continue
                 run(train_command(args, ranks, schedule, path), os.path.join(out, "commands.log"))
-                progress(f"executor run {done}/{total}: {schedule} at {ranks} rank(s), load "
+                progress(f"run {done}/{total}: {schedule} at {ranks} rank(s), load "
                          f"{load_average()[0]:.2f}")
     for ranks in args.ranks:
         for schedule in args.schedule_list:
@@ -301,12 +436,70 @@ def measure(args, out):
                 with open(os.path.join(runs, f"{schedule}_np{ranks}_r{repeat}.json")) as f:
                     results.append(json.load(f)["results"][0])
             row = dict(results[0])
-            for key in ("iter_time_s", "compute_s", "comm_s", "exposed_comm_s"):
-                row[key] = statistics.median(r[key] for r in results)
-                row[key + "_runs"] = ";".join(f"{r[key]:.6g}" for r in results)
+            for key in ("iter_time_s", "compute_s", "comm_s", "exposed_comm_s", "exposed_wait_s"):
+                row[key] = statistics.median(float(r[key]) for r in results)
+                row[key + "_runs"] = ";".join(f"{float(r[key]):.6g}" for r in results)
             row["throughput_samples_s"] = row["gpus"] * row["batch_per_gpu"] / row["iter_time_s"]
             rows.append(row)
     return rows
+
+
+def rank_spread(args, out, ranks):
+    """How the ranks' compute differs, from the profile runs' per-rank step records (post warm-up):
+
+    - slowdowns: rank i's mean step compute over the fastest rank's, ranks sorted by speed in each
+      run (which core is slower changes from run to run), median over the runs; [1.0] * ranks
+      would be identical ranks. The simulator gets them as stragglers.
+    - jitter: the relative step-to-step spread between ranks. Each step's compute over its rank's
+      mean, minus that step's average over the ranks (what a synchronising schedule waits for;
+      a slowdown shared by all ranks makes nobody wait): for N i.i.d. ranks with stddev s the
+      deviations have stddev s sqrt((N-1)/N). Median over the runs. The simulator gets it as
+      jitter.stddev.
+    - fastest_share: per run, the fastest rank's mean compute over rank 0's (rank 0 writes the
+      layer profile), to normalise the profile to the fastest rank before the slowdowns apply.
+    """
+    slowdowns = [[] for _ in range(ranks)]
+    jitters, shares = [], []
+    for repeat in range(args.repeats):
+        with open(os.path.join(out, "runs", f"profile_np{ranks}_r{repeat}.json")) as f:
+            steps = [r["compute_s"][args.warmup:] for r in json.load(f)["per_rank_steps"]]
+        means = [statistics.mean(c) for c in steps]
+        fastest = min(means)
+        for i, m in enumerate(sorted(means)):
+            slowdowns[i].append(m / fastest)
+        shares.append(fastest / means[0])
+        if ranks > 1:
+            deviations = []
+            for k in range(len(steps[0])):
+                relative = [steps[r][k] / means[r] for r in range(ranks)]
+                average = statistics.mean(relative)
+                deviations += [x - average for x in relative]
+            jitters.append(statistics.pstdev(deviations) * math.sqrt(ranks / (ranks - 1)))
+    return {"slowdowns": [statistics.median(s) for s in slowdowns],
+            "jitter_stddev": statistics.median(jitters) if jitters else 0.0,
+            "fastest_share": shares}
+
+
+def merge_profiles(args, out, ranks, spread):
+    """The workload the simulator gets: per layer, the median over the repeats' profiles of the
+    forward and backward times (each profile is itself the median over a run's steps of rank 0),
+    each profile first scaled to the fastest rank of its run (spread["fastest_share"])."""
+    profiles = []
+    for repeat in range(args.repeats):
+        with open(profile_path(out, ranks, repeat)) as f:
+            profiles.append(json.load(f))
+    merged = profiles[0]
+    for i, layer in enumerate(merged["layers"]):
+        for key in ("forward_time_s", "backward_time_s"):
+            layer[key] = statistics.median(p["layers"][i][key] * share
+                                           for p, share in zip(profiles, spread["fastest_share"]))
+    merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s), "
+                        f"scaled to the fastest rank ({profiles[0]['source']})")
+    path = os.path.join(out, f"workload_np{ranks}.json")
+    with open(path, "w") as f:
+        json.dump(merged, f, indent=2)
+        f.write("\n")
+    return path, merged["name"]
 
 
 def write_csv(path, columns, rows):
@@ -341,51 +534,60 @@ def main():
     with open(calibration) as f:
         gflops = float(json.load(f)["fitted"]["flops"]["fp32"]) / 1e9
 
-    links = {}
-    platforms = {}
-    for ranks in args.ranks:
-        link_ranks = max(ranks, 2)
-        if link_ranks not in links:
-            links[link_ranks] = fit_link(args, out, link_ranks, messages)
-            links[link_ranks]["ranks"] = link_ranks
-        platforms[ranks] = write_platform(out, ranks, links[link_ranks], calibration, gflops)
+    # The MPI calls to measure: each schedule's, at each rank count (1 rank sends nothing; its
+    # platform still needs a link, so it gets the 2-rank one).
+    calls = sorted({(max(r, 2), EXECUTOR_CALLS[s]) for r in args.ranks for s in args.schedule_list})
+    for link_ranks, call in calls:
+        sweep_link(args, out, link_ranks, messages, call)
 
-    # The compute side of the prediction: the executor's own per-layer times. With --profile-at
-    # each (default) the model is profiled at every rank count, all ranks training together, so
-    # the layer times include what N ranks sharing the node's cores and memory bandwidth cost each
-    # other; with --profile-at 1 one rank profiles alone (the usual setup on a dedicated cluster,
-    # one rank per GPU / node).
-    predicted_rows = []
+    measured_rows = measure(args, out, calls, messages)
+
+    links = {}      # (link ranks, call name) -> fit
+    platforms = {}  # (ranks, schedule) -> platform file
+    for link_ranks, call in calls:
+        links[(link_ranks, call[0])] = fit_link(args, out, link_ranks, messages, call)
+        links[(link_ranks, call[0])]["ranks"] = link_ranks
     for ranks in args.ranks:
-        profile_ranks = ranks if args.profile_at == "each" else 1
-        workload = os.path.join(out, f"workload_np{profile_ranks}.json")
-        if not (args.resume and os.path.exists(workload)):
-            progress(f"profiling the model at {profile_ranks} rank(s) (dasim-train --profile)")
-            run(train_command(args, profile_ranks, "sgd",
-                              os.path.join(out, f"profile_run_np{profile_ranks}.json"),
-                              profile=workload), os.path.join(out, "commands.log"))
-        with open(workload) as f:
-            workload_name = json.load(f)["name"]
+        for schedule in args.schedule_list:
+            link = links[(max(ranks, 2), EXECUTOR_CALLS[schedule][0])]
+            platforms[(ranks, schedule)] = write_platform(out, ranks, link, calibration, gflops)
+
+    # The compute side of the prediction: the executor's own per-layer times, from profile runs
+    # separate from the measured ones. With --profile-at each (default) the model is profiled at
+    # every rank count, all ranks training together, so the layer times include what N ranks
+    # sharing the node's cores and memory bandwidth cost each other; with --profile-at 1 one rank
+    # profiles alone (the usual setup on a dedicated cluster, one rank per GPU / node).
+    predicted_rows = []
+    spreads = {r: rank_spread(args, out, r) for r in {profile_ranks(args, r) for r in args.ranks}}
+    workloads = {r: merge_profiles(args, out, r, spreads[r]) for r in spreads}
+    for ranks, schedule in [(r, s) for r in args.ranks for s in args.schedule_list]:
+        workload, workload_name = workloads[profile_ranks(args, ranks)]
         scenario = {
             "name": "fidelity",
             "description": "The executor's configuration on this machine (analysis/fidelity.py).",
-            "platforms": [{"file": os.path.basename(platforms[ranks]), "nodes": [1]}],
+            "platforms": [{"file": os.path.basename(platforms[(ranks, schedule)]), "nodes": [1]}],
             "workloads": [{"file": os.path.basename(workload)}],
             "batch_per_gpu": args.batch,
             "precision": "fp32",
-            "schedules": [schedule_spec(args, s) for s in args.schedule_list],
+            "schedules": [schedule_spec(args, schedule)],
             # Open MPI's shared-memory allreduce advances only inside MPI_Test/MPI_Wait on the
             # ranks' own cores: a host-progressed collective, not one that overlaps compute.
             "collective": {"algorithm": "ring", "progress": args.progress},
             "iterations": args.sim_iterations,
             "warmup": 4,
         }
-        scenario_path = os.path.join(out, f"scenario_np{ranks}.json")
+        # The measured differences between ranks: what a synchronising schedule waits for.
+        spread = spreads[profile_ranks(args, ranks)]
+        if ranks > 1 and args.profile_at == "each":
+            scenario["jitter"] = {"stddev": round(spread["jitter_stddev"], 6), "seed": 1}
+            scenario["stragglers"] = [{"rank": i, "slowdown": round(f, 6)}
+                                      for i, f in enumerate(spread["slowdowns"]) if f > 1]
+        scenario_path = os.path.join(out, f"scenario_np{ranks}_{schedule}.json")
         with open(scenario_path, "w") as f:
             json.dump(scenario, f, indent=2)
             f.write("\n")
-        progress(f"simulating {ranks} rank(s) (dasim run)")
-        sim_dir = os.path.join(out, f"sim_np{ranks}")
+        progress(f"simulating {schedule} at {ranks} rank(s) (dasim run)")
+        sim_dir = os.path.join(out, f"sim_np{ranks}_{schedule}")
         run([os.path.join(args.bin_dir, "dasim"), "run", scenario_path, "--out", sim_dir,
              "--quiet", "--jobs", "1"], os.path.join(out, "commands.log"))
         with open(os.path.join(sim_dir, "results.csv")) as f:
@@ -396,13 +598,12 @@ def main():
     with open(predicted_csv, "w") as f:
         f.write("\n".join([header] + predicted_rows) + "\n")
 
-    measured_rows = measure(args, out)
     for row in measured_rows:
         if row["workload"] != workload_name:
             fail(f"executor workload '{row['workload']}' differs from the profile's '{workload_name}'")
     measured_csv = os.path.join(out, "measured.csv")
-    columns = results_io.RESULT_COLUMNS + ["iter_time_s_runs", "exposed_comm_s_runs",
-                                           "compute_s_runs", "comm_s_runs"]
+    columns = results_io.RESULT_COLUMNS + ["exposed_wait_s", "iter_time_s_runs", "exposed_comm_s_runs",
+                                           "exposed_wait_s_runs", "compute_s_runs", "comm_s_runs"]
     write_csv(measured_csv, columns, measured_rows)
 
     compare_csv = os.path.join(out, "compare.csv")
@@ -419,6 +620,9 @@ def main():
              f"(predicted and measured rows must agree on workload, schedule, tau, delay, nodes, gpus, "
              f"batch_per_gpu)")
     table = table.rename(columns={"gpus": "ranks"})
+    # The blocked part of the measured exposed time, for readers who compare with MPI profilers.
+    wait = {(r["schedule"], int(r["gpus"])): r["exposed_wait_s"] for r in measured_rows}
+    table["measured_wait_s"] = [wait[(r.schedule, int(r.ranks))] for r in table.itertuples(index=False)]
     table = table[FIDELITY_COLUMNS]
     table.to_csv(os.path.join(out, "fidelity.csv"), index=False, float_format="%.9g",
                  lineterminator="\n")
@@ -438,8 +642,10 @@ def main():
         "model": {"widths": widths, "params": param_count(widths), "batch": args.batch,
                   "steps": args.steps, "warmup_steps": args.warmup, "repeats": args.repeats,
                   "bucket": args.bucket, "messages_bytes": messages},
-        "links": {str(k): v for k, v in links.items()},
+        "links": {f"{k[0]} ranks, {k[1]}": v for k, v in links.items()},
         "calibration_fp32_gflops": gflops,
+        "rank_spread": {str(k): {"jitter_stddev": v["jitter_stddev"], "slowdowns": v["slowdowns"]}
+                        for k, v in spreads.items()},
         "median_abs_error_pct": float(abs_errors.median()),
         "worst_abs_error_pct": float(abs_errors.max()),
         "exposed_error_pct": exposed,

@@ -30,7 +30,7 @@ $PY "$SCRIPT" --bin-dir "$BIN_DIR" --quick --np 1,2 --schedules sgd,local_sgd,da
 CSV=$OUT/fidelity.csv
 [[ -f $CSV ]] || fail "no fidelity.csv"
 header=$(head -1 "$CSV")
-[[ $header == "schedule,tau,delay,ranks,measured_iter_s,predicted_iter_s,error_pct,measured_exposed_s,predicted_exposed_s" ]] ||
+[[ $header == "schedule,tau,delay,ranks,measured_iter_s,predicted_iter_s,error_pct,measured_exposed_s,predicted_exposed_s,measured_wait_s" ]] ||
   fail "fidelity.csv header: $header"
 [[ $(tail -n +2 "$CSV" | wc -l) == 6 ]] || fail "expected 6 rows, got $(tail -n +2 "$CSV" | wc -l)"
 for schedule in sgd local_sgd dasgd; do
@@ -39,27 +39,40 @@ for schedule in sgd local_sgd dasgd; do
     [[ $n == 1 ]] || fail "$schedule at $ranks ranks: $n rows"
   done
 done
-# Positive times, non-negative exposed waits, tau/delay as configured, error_pct recomputed.
+# Positive times, non-negative exposed times, the MPI_Wait part within the exposed time (medians
+# over one repeat here, so the same run), tau/delay as configured, error_pct recomputed.
 awk -F, 'NR > 1 {
   if (!($5 > 0 && $6 > 0)) { print "non-positive iteration time: " $0; bad = 1 }
   if (!($8 >= 0 && $9 >= 0)) { print "negative exposed time: " $0; bad = 1 }
+  if (!($10 >= 0 && $10 <= $8 + 1e-12)) { print "wait outside [0, exposed]: " $0; bad = 1 }
   want_tau = ($1 == "sgd") ? 1 : 4; want_delay = ($1 == "dasgd") ? 1 : 0
   if ($2 != want_tau || $3 != want_delay) { print "tau/delay: " $0; bad = 1 }
   e = 100 * ($6 - $5) / $5; d = e - $7; if (d < 0) d = -d
   if (d > 1e-6 * (e < 0 ? -e : e) + 1e-9) { print "error_pct " $7 " != " e ": " $0; bad = 1 }
 } END { exit bad }' "$CSV" >&2 || fail "bad values in fidelity.csv"
 
+# The link was measured at the exact message the runs send: the quick model 64-256-256-10 has
+# (64x256 + 256) + (256x256 + 256) + (256x10 + 10) = 85,002 parameters = 340,008 bytes.
+for call in iallreduce-in-place allreduce-in-place; do
+  grep -q '^340008 ' "$OUT/allreduce_np2_$call.log" || fail "allreduce_np2_$call.log has no 340008-byte row"
+done
+# dasgd's call is timed as dasim-train drives it: MPI_Test after each forward layer but the last,
+# after the loss and after each backward layer = 2 x 3 layers = 6 polls for delay 1.
+POLLED=$OUT/runs/allreduce_np2_iallreduce-polled_r0.log
+grep -q '^340008 ' "$POLLED" || fail "$POLLED has no 340008-byte row"
+grep -q '^# dasim MPI_Iallreduce polled 6 times every' "$POLLED" || fail "$POLLED header: $(head -1 "$POLLED")"
+
 # The figure and the other documented outputs.
 for f in compare.png compare.csv measured.csv predicted.csv workload_np1.json workload_np2.json calibration.json \
-  localhost-shm-1.json localhost-shm-2.json scenario_np2.json summary.json allreduce_np2.log; do
+  localhost-shm-1-iallreduce-polled.json localhost-shm-2-iallreduce-polled.json scenario_np2_dasgd.json summary.json; do
   [[ -s $OUT/$f ]] || fail "$f missing or empty"
 done
 [[ $(head -c 4 "$OUT/compare.png" | od -An -tx1 | tr -d ' \n') == 89504e47 ]] || fail "compare.png is not a PNG"
 
 # The generated platform reproduces the fitted link: simulate a 1 MiB allreduce on 2 ranks and
-# compare with alpha + bytes / beta from links_np2.json (the fit dasim fit-links wrote).
-read -r alpha beta < <($PY -c "import json,sys; f=json.load(open(sys.argv[1]))['fits']['all']; print(max(0.0, f['alpha_s']), f['beta_Bps'])" "$OUT/links_np2.json")
-simulated_us=$("$BIN_DIR/dasim" collective --platform "$OUT/localhost-shm-2.json" --algo ring \
+# compare with alpha + bytes / beta from links_np2_iallreduce-in-place.json (the fit dasim fit-links wrote).
+read -r alpha beta < <($PY -c "import json,sys; f=json.load(open(sys.argv[1]))['fits']['all']; print(max(0.0, f['alpha_s']), f['beta_Bps'])" "$OUT/links_np2_iallreduce-in-place.json")
+simulated_us=$("$BIN_DIR/dasim" collective --platform "$OUT/localhost-shm-2-iallreduce-in-place.json" --algo ring \
   --min-bytes 1M --max-bytes 1M --format csv --quiet | awk -F, 'NR == 2 { print $2 }')
 $PY -c "
 import sys
