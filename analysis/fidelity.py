@@ -10,15 +10,15 @@ Runs, in order (every step's command and output lands in OUT):
      a. `dasim-train --profile` of the model at each rank count (all ranks training;
         --profile-at 1 profiles one rank alone)          -> OUT/runs/workload_npN_rR.json
      b. each call timed again at the message sizes, the DaSGD one polled as the executor polls it
-        (poll count and spacing from a.'s profile)      -> OUT/runs/allreduce_npN_CALL_rR.log
+        (a poll after each of a.'s layer times)         -> OUT/runs/allreduce_npN_CALL_rR.log
      c. the executor for every rank count and schedule  -> OUT/runs/SCHEDULE_npN_rR.json
   4. per call, `dasim fit-links` on the per-size medians of 2. and 3b., around the messages only
                                                           -> OUT/links_npN_CALL.json
      and one platform file per rank count and call: 1 node, N "GPUs" = CPU ranks, every rank on
      a switch port whose figures reproduce the fitted time -> OUT/localhost-shm-N-CALL.json
-  5. the prediction's compute: per layer, the median of the profiles, scaled to the fastest rank;
-     the ranks' differences from the profile runs' per-rank steps (rank_spread) as the
-     scenario's jitter and stragglers                     -> OUT/workload_npN.json
+  5. the prediction's compute: per layer, the median of the profiles -> OUT/workload_npN.json;
+     how far the ranks drift apart between two synchronisations of the schedule, from the
+     profile runs' per-rank steps (rank_jitter), as the scenario's jitter.stddev
   6. `dasim run` of a generated scenario per rank count and schedule with the identical
      configuration and the platform of the schedule's MPI call
                                                           -> OUT/scenario_npN_SCHEDULE.json,
@@ -230,7 +230,7 @@ MESSAGE_NEIGHBOURHOOD = (0.8, 1.0, 1.25)
 # what it does inside MPI calls: a DaSGD snapshot average, started and then polled between layers
 # for d steps, costs each rank its own copies and reductions (about 4 ms at 19 MB here), not the
 # 7 ms the same call takes end to end when both ranks wait in MPI_Wait. So each schedule gets the
-# link of its own call, and dasgd's is timed with the executor's polls (poll_pattern).
+# link of its own call, and dasgd's is timed with the executor's polls (poll_intervals).
 EXECUTOR_CALLS = {
     "sgd": ("iallreduce-in-place", ("--nonblocking", "--in-place"), False),  # gradient buckets
     "local_sgd": ("allreduce-in-place", ("--in-place",), False),             # weights, blocking
@@ -254,28 +254,28 @@ def sizes_around(messages):
     return sorted({max(4, int(m * f) // 4 * 4) for m in messages for f in MESSAGE_NEIGHBOURHOOD})
 
 
-def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=None):
+def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, poll_intervals=None):
     command = mpirun(args, ranks) + [
         os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"), "--max-bytes", str(max_bytes),
         "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
         "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
-    if polls:
-        command += ["--polls", str(polls[0]), "--poll-interval", f"{polls[1]:.6g}"]
+    if poll_intervals:
+        command += ["--poll-intervals", ",".join(f"{t:.6g}" for t in poll_intervals)]
     return command
 
 
-def poll_pattern(args, out, ranks, repeat):
-    """How dasim-train drives a DaSGD snapshot average: MPI_Test after every forward layer but the
-    last, after the loss and after every backward layer (2L polls per step for L layers), for d
-    steps, then MPI_Wait. Returns (polls, seconds between polls) from this repeat's profile: the
-    step's layer time over its 2L polls."""
-    layers = len(layer_widths(args)) - 1
+def poll_intervals(args, out, ranks, repeat):
+    """How dasim-train drives a DaSGD snapshot average: an MPI_Test after every forward layer but
+    the last, after the loss (timed with the last layer) and after every backward layer, so 2L
+    polls per step for L layers, for d steps, then MPI_Wait. Returns the work before each poll:
+    this repeat's profiled layer times in that order (forward 1..L, backward L..1), d times."""
     profiled = profile_ranks(args, ranks)
     if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
         profiled = min(profile_ranks(args, r) for r in args.ranks)
     with open(profile_path(out, profiled, repeat)) as f:
-        step_s = sum(l["forward_time_s"] + l["backward_time_s"] for l in json.load(f)["layers"])
-    return 2 * layers * max(args.delay, 1), step_s / (2 * layers)
+        layers = json.load(f)["layers"]
+    step = [l["forward_time_s"] for l in layers] + [l["backward_time_s"] for l in reversed(layers)]
+    return step * max(args.delay, 1)
 
 
 def table_rows(text):
@@ -413,7 +413,7 @@ def measure(args, out, calls, messages):
             done += 1
             if args.resume and os.path.exists(path):
                 continue
-            polls = poll_pattern(args, out, link_ranks, repeat) if call[2] else None
+            polls = poll_intervals(args, out, link_ranks, repeat) if call[2] else None
             text = run(bench_command(args, link_ranks, call, 8, sizes_around(messages),
                                      5 if args.quick else 20, 3 if args.quick else 15, polls),
                        os.path.join(out, "commands.log"))
@@ -444,46 +444,39 @@ def measure(args, out, calls, messages):
     return rows
 
 
-def rank_spread(args, out, ranks):
-    """How the ranks' compute differs, from the profile runs' per-rank step records (post warm-up):
+def sync_period(args, schedule):
+    """Steps between two points where every rank waits for all the others."""
+    return 1 if schedule == "sgd" else args.tau
 
-    - slowdowns: rank i's mean step compute over the fastest rank's, ranks sorted by speed in each
-      run (which core is slower changes from run to run), median over the runs; [1.0] * ranks
-      would be identical ranks. The simulator gets them as stragglers.
-    - jitter: the relative step-to-step spread between ranks. Each step's compute over its rank's
-      mean, minus that step's average over the ranks (what a synchronising schedule waits for;
-      a slowdown shared by all ranks makes nobody wait): for N i.i.d. ranks with stddev s the
-      deviations have stddev s sqrt((N-1)/N). Median over the runs. The simulator gets it as
-      jitter.stddev.
-    - fastest_share: per run, the fastest rank's mean compute over rank 0's (rank 0 writes the
-      layer profile), to normalise the profile to the fastest rank before the slowdowns apply.
-    """
-    slowdowns = [[] for _ in range(ranks)]
-    jitters, shares = [], []
+
+def rank_jitter(args, out, ranks, period):
+    """How far apart the ranks drift between two synchronisations, from the profile runs'
+    per-rank step records (post warm-up), as the scenario's jitter.stddev: the relative per-step
+    spread s such that N ranks with i.i.d. N(0, s) step noise drift as far apart over PERIOD steps
+    as the measured ranks did. Per run: the compute of each block of PERIOD steps per rank, minus
+    the block's average over the ranks (a slowdown shared by all ranks makes nobody wait), RMS
+    about zero (so a rank that is slower for the whole run counts, as do slow spells longer than
+    a step) = s x mean step x sqrt(PERIOD (N-1)/N). Median over the runs; 0 for one rank."""
+    if ranks < 2:
+        return 0.0
+    estimates = []
     for repeat in range(args.repeats):
         with open(os.path.join(out, "runs", f"profile_np{ranks}_r{repeat}.json")) as f:
             steps = [r["compute_s"][args.warmup:] for r in json.load(f)["per_rank_steps"]]
-        means = [statistics.mean(c) for c in steps]
-        fastest = min(means)
-        for i, m in enumerate(sorted(means)):
-            slowdowns[i].append(m / fastest)
-        shares.append(fastest / means[0])
-        if ranks > 1:
-            deviations = []
-            for k in range(len(steps[0])):
-                relative = [steps[r][k] / means[r] for r in range(ranks)]
-                average = statistics.mean(relative)
-                deviations += [x - average for x in relative]
-            jitters.append(statistics.pstdev(deviations) * math.sqrt(ranks / (ranks - 1)))
-    return {"slowdowns": [statistics.median(s) for s in slowdowns],
-            "jitter_stddev": statistics.median(jitters) if jitters else 0.0,
-            "fastest_share": shares}
+        mean_step = statistics.mean(x for rank_steps in steps for x in rank_steps)
+        squares = []
+        for first in range(0, len(steps[0]) - period + 1, period):
+            blocks = [sum(rank_steps[first:first + period]) for rank_steps in steps]
+            average = statistics.mean(blocks)
+            squares += [(b - average) ** 2 for b in blocks]
+        rms = math.sqrt(statistics.mean(squares))
+        estimates.append(rms / (mean_step * math.sqrt(period * (ranks - 1) / ranks)))
+    return statistics.median(estimates)
 
 
-def merge_profiles(args, out, ranks, spread):
+def merge_profiles(args, out, ranks):
     """The workload the simulator gets: per layer, the median over the repeats' profiles of the
-    forward and backward times (each profile is itself the median over a run's steps of rank 0),
-    each profile first scaled to the fastest rank of its run (spread["fastest_share"])."""
+    forward and backward times (each profile is itself the median over a run's steps of rank 0)."""
     profiles = []
     for repeat in range(args.repeats):
         with open(profile_path(out, ranks, repeat)) as f:
@@ -491,10 +484,9 @@ def merge_profiles(args, out, ranks, spread):
     merged = profiles[0]
     for i, layer in enumerate(merged["layers"]):
         for key in ("forward_time_s", "backward_time_s"):
-            layer[key] = statistics.median(p["layers"][i][key] * share
-                                           for p, share in zip(profiles, spread["fastest_share"]))
-    merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s), "
-                        f"scaled to the fastest rank ({profiles[0]['source']})")
+            layer[key] = statistics.median(p["layers"][i][key] for p in profiles)
+    merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s) "
+                        f"({profiles[0]['source']})")
     path = os.path.join(out, f"workload_np{ranks}.json")
     with open(path, "w") as f:
         json.dump(merged, f, indent=2)
@@ -558,8 +550,8 @@ def main():
     # sharing the node's cores and memory bandwidth cost each other; with --profile-at 1 one rank
     # profiles alone (the usual setup on a dedicated cluster, one rank per GPU / node).
     predicted_rows = []
-    spreads = {r: rank_spread(args, out, r) for r in {profile_ranks(args, r) for r in args.ranks}}
-    workloads = {r: merge_profiles(args, out, r, spreads[r]) for r in spreads}
+    workloads = {r: merge_profiles(args, out, r) for r in {profile_ranks(args, r) for r in args.ranks}}
+    jitters = {}
     for ranks, schedule in [(r, s) for r in args.ranks for s in args.schedule_list]:
         workload, workload_name = workloads[profile_ranks(args, ranks)]
         scenario = {
@@ -576,12 +568,11 @@ def main():
             "iterations": args.sim_iterations,
             "warmup": 4,
         }
-        # The measured differences between ranks: what a synchronising schedule waits for.
-        spread = spreads[profile_ranks(args, ranks)]
+        # How far the ranks drift apart between synchronisations: what they wait for each other.
         if ranks > 1 and args.profile_at == "each":
-            scenario["jitter"] = {"stddev": round(spread["jitter_stddev"], 6), "seed": 1}
-            scenario["stragglers"] = [{"rank": i, "slowdown": round(f, 6)}
-                                      for i, f in enumerate(spread["slowdowns"]) if f > 1]
+            jitter = rank_jitter(args, out, ranks, sync_period(args, schedule))
+            jitters[f"{schedule} at {ranks} ranks"] = jitter
+            scenario["jitter"] = {"stddev": round(jitter, 6), "seed": 1}
         scenario_path = os.path.join(out, f"scenario_np{ranks}_{schedule}.json")
         with open(scenario_path, "w") as f:
             json.dump(scenario, f, indent=2)
@@ -644,8 +635,7 @@ def main():
                   "bucket": args.bucket, "messages_bytes": messages},
         "links": {f"{k[0]} ranks, {k[1]}": v for k, v in links.items()},
         "calibration_fp32_gflops": gflops,
-        "rank_spread": {str(k): {"jitter_stddev": v["jitter_stddev"], "slowdowns": v["slowdowns"]}
-                        for k, v in spreads.items()},
+        "jitter_stddev": jitters,
         "median_abs_error_pct": float(abs_errors.median()),
         "worst_abs_error_pct": float(abs_errors.max()),
         "exposed_error_pct": exposed,

@@ -5,8 +5,9 @@
 //   # Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations
 // Each repetition starts after a barrier; its time is the slowest rank's, which is when the
 // collective is complete everywhere; --evict BYTES writes that much scratch memory before each one.
-// --polls N --poll-interval S (with --nonblocking): N MPI_Test calls S seconds of memory-streaming
-// work apart, then MPI_Wait, reporting the mean over ranks of the time inside MPI calls.
+// --poll-intervals S1,S2,... (with --nonblocking): S1 seconds of memory-streaming work, MPI_Test,
+// S2 seconds, MPI_Test, ..., then MPI_Wait, reporting the mean over ranks of the time inside MPI
+// calls (a trainer's polls between layers: the intervals are its layer times).
 // Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
 // so a full sweep stays within a minute.
 // `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
@@ -27,8 +28,9 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   long max_bytes = 1L << 26;
   int reps = 20, warmup = 5, large_reps = -1;
-  long evict_bytes = 0, polls = 0;
-  double poll_interval_s = 0;
+  long evict_bytes = 0;
+  std::vector<double> poll_intervals_s;
+  bool polls_ok = true;
   std::set<long> sizes;
   bool sizes_ok = true, nonblocking = false, in_place = false;
   for (int i = 1; i < argc; i += 2) {
@@ -48,10 +50,14 @@ int main(int argc, char** argv) {
       reps = std::atoi(argv[i + 1]);
     } else if (flag == "--large-reps") {
       large_reps = std::atoi(argv[i + 1]);
-    } else if (flag == "--polls") {
-      polls = std::atol(argv[i + 1]);
-    } else if (flag == "--poll-interval") {
-      poll_interval_s = std::atof(argv[i + 1]);
+    } else if (flag == "--poll-intervals") {  // comma-separated seconds of work before each MPI_Test
+      std::stringstream list(argv[i + 1]);
+      for (std::string item; std::getline(list, item, ',');) {
+        char* end = nullptr;
+        const double seconds = std::strtod(item.c_str(), &end);
+        polls_ok = polls_ok && end != item.c_str() && *end == '\0' && seconds >= 0;
+        poll_intervals_s.push_back(seconds);
+      }
     } else if (flag == "--evict") {
       evict_bytes = std::atol(argv[i + 1]);
     } else if (flag == "--warmup") {
@@ -69,11 +75,11 @@ int main(int argc, char** argv) {
     }
   }
   if (max_bytes < 8 || reps < 1 || warmup < 0 || large_reps == 0 || large_reps < -1 || !sizes_ok ||
-      evict_bytes < 0 || polls < 0 || poll_interval_s < 0 || (polls > 0 && !nonblocking)) {
+      evict_bytes < 0 || !polls_ok || (!poll_intervals_s.empty() && !nonblocking)) {
     std::fprintf(stderr,
                  "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --large-reps >= 1, "
-                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --polls >= 0 (with "
-                 "--nonblocking), --poll-interval >= 0\n");
+                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals of seconds "
+                 ">= 0 (with --nonblocking)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (large_reps < 0) large_reps = std::max(3, reps / 4);
@@ -83,14 +89,17 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<float> send(static_cast<size_t>(*sizes.rbegin() / 4), 1.0f), recv(send.size(), 0.0f);
   if (rank == 0) {
-    if (polls > 0)
+    if (!poll_intervals_s.empty()) {
+      double total_s = 0;
+      for (double t : poll_intervals_s) total_s += t;
       std::printf(
-          "# dasim MPI_Iallreduce polled %ld times every %.3f ms, then MPI_Wait: time inside MPI "
+          "# dasim MPI_Iallreduce polled %zu times over %.3f ms of work, then MPI_Wait: time inside MPI "
           "calls (mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
-          polls, poll_interval_s * 1e3, size);
-    else
+          poll_intervals_s.size(), total_s * 1e3, size);
+    } else {
       std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
                   nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
+    }
     std::printf("# Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations\n");
   }
   // A training step's compute evicts the gradients from the caches before they are averaged;
@@ -113,7 +122,7 @@ int main(int argc, char** argv) {
     }
   };
   // One allreduce; returns the time spent inside MPI calls. Blocking, or non-blocking with
-  // --polls MPI_Test calls --poll-interval apart before the MPI_Wait, as a trainer that polls
+  // an MPI_Test after each of --poll-intervals before the MPI_Wait, as a trainer that polls
   // between layers: a host-progressed MPI does its copies and reductions inside those calls.
   auto allreduce = [&](int count) {
     const void* source = in_place ? MPI_IN_PLACE : send.data();
@@ -125,8 +134,8 @@ int main(int argc, char** argv) {
     MPI_Request request = MPI_REQUEST_NULL;
     MPI_Iallreduce(source, recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
     double inside = MPI_Wtime() - start;
-    for (long p = 0; p < polls; ++p) {
-      compute_for(poll_interval_s);
+    for (const double interval_s : poll_intervals_s) {
+      compute_for(interval_s);
       int done = 0;
       start = MPI_Wtime();
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
@@ -148,9 +157,9 @@ int main(int argc, char** argv) {
     }
     // Blocking: the slowest rank's time, when the collective is complete everywhere. Polled: the
     // mean over ranks of the time each spent inside MPI, what the collective cost each rank's core.
-    MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, polls > 0 ? MPI_SUM : MPI_MAX, 0,
-               MPI_COMM_WORLD);
-    if (polls > 0)
+    MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, poll_intervals_s.empty() ? MPI_MAX : MPI_SUM,
+               0, MPI_COMM_WORLD);
+    if (!poll_intervals_s.empty())
       for (double& t : across) t /= size;
     if (rank == 0) {
       dasim::kernels::Stats s = dasim::kernels::summarize(across);

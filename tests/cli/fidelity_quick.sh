@@ -60,7 +60,7 @@ done
 # after the loss and after each backward layer = 2 x 3 layers = 6 polls for delay 1.
 POLLED=$OUT/runs/allreduce_np2_iallreduce-polled_r0.log
 grep -q '^340008 ' "$POLLED" || fail "$POLLED has no 340008-byte row"
-grep -q '^# dasim MPI_Iallreduce polled 6 times every' "$POLLED" || fail "$POLLED header: $(head -1 "$POLLED")"
+grep -q '^# dasim MPI_Iallreduce polled 6 times over' "$POLLED" || fail "$POLLED header: $(head -1 "$POLLED")"
 
 # The figure and the other documented outputs.
 for f in compare.png compare.csv measured.csv predicted.csv workload_np1.json workload_np2.json calibration.json \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # dasim-mpi-allreduce-bench: the sweep holds the powers of two up to --max-bytes plus every --sizes
 # entry, ascending, each with the repetitions asked for (--large-reps from 4 MiB); the header names
-# the call timed (--nonblocking: MPI_Iallreduce + MPI_Wait); a size that is not whole floats is
-# refused with exit 2 and a message naming --sizes.
+# the call timed (--nonblocking: MPI_Iallreduce + MPI_Wait; --poll-intervals: polled, with the
+# work summed); a size that is not whole floats, a poll interval that is not a number of seconds and
+# polls without --nonblocking are refused with exit 2 and a message naming the option.
 set -euo pipefail
 BENCH="$1/dasim-mpi-allreduce-bench"
 WORK=$(mktemp -d)
@@ -24,9 +25,20 @@ awk '!/^#/ && !($2 > 0 && $3 <= $2 && $2 <= $4) { bad = 1; print } END { exit ba
 mpi2 --max-bytes 8 >"$WORK/table.txt" 2>&1 || fail "default call failed"
 grep -q '^# dasim MPI_Allreduce latency test' "$WORK/table.txt" || fail "default header: $(head -1 "$WORK/table.txt")"
 
-status=0
-mpi2 --sizes 6 >"$WORK/out.txt" 2>"$WORK/err.txt" || status=$?
-[[ $status == 2 ]] || fail "--sizes 6: exit status $status, expected 2"
-grep -q -- '--sizes of multiples of 4 bytes' "$WORK/err.txt" || fail "--sizes 6: message: $(cat "$WORK/err.txt")"
-[[ ! -s $WORK/out.txt ]] || fail "--sizes 6: wrote a table"
+mpi2 --max-bytes 64 --reps 2 --nonblocking --poll-intervals 0.001,0.0025 >"$WORK/table.txt" 2>&1 ||
+  fail "polled call failed: $(cat "$WORK/table.txt")"
+grep -q '^# dasim MPI_Iallreduce polled 2 times over 3.500 ms of work, then MPI_Wait' "$WORK/table.txt" ||
+  fail "polled header: $(head -1 "$WORK/table.txt")"
+
+expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
+  local pattern=$1 status=0
+  shift
+  mpi2 "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || status=$?
+  [[ $status == 2 ]] || fail "$*: exit status $status, expected 2"
+  grep -q -- "$pattern" "$WORK/err.txt" || fail "$*: message: $(cat "$WORK/err.txt")"
+  [[ ! -s $WORK/out.txt ]] || fail "$*: wrote a table"
+}
+expect_refused '--sizes of multiples of 4 bytes' --sizes 6
+expect_refused '--poll-intervals of seconds >= 0 (with --nonblocking)' --poll-intervals 0.001
+expect_refused '--poll-intervals of seconds >= 0 (with --nonblocking)' --nonblocking --poll-intervals 1ms
 echo "mpi_allreduce_bench: ok"
