@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures the three schedules at 1 and 2 ranks on this machine and prints the Markdown table of
 # docs/executor.md: median over REPEATS runs of step time, compute, communication in flight, exposed
-# time (inside MPI calls), throughput and speedup over the 1-rank run of the same schedule, plus steps and seconds to
-# the target loss. Usage: executor/measure_schedules.sh BIN_DIR [REPEATS] [extra dasim-train args]
+# time (inside MPI calls), throughput and speedup over the 1-rank run of the same schedule, plus
+# steps and seconds to the target loss.
+# Usage: executor/measure_schedules.sh BIN_DIR [REPEATS] [extra dasim-train args]
 set -euo pipefail
 bin="$1"
 repeats="${2:-3}"
