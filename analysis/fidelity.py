@@ -448,6 +448,9 @@ def measure(args, out, calls, messages):
     return rows
 
 
+MAX_JITTER = 1.0  # the largest jitter.stddev a scenario accepts
+
+
 def sync_period(args, schedule):
     """Steps between two points where every rank waits for all the others."""
     return 1 if schedule == "sgd" else args.tau
@@ -575,6 +578,13 @@ def main():
         # How far the ranks drift apart between synchronisations: what they wait for each other.
         if ranks > 1 and args.profile_at == "each":
             jitter = rank_jitter(args, out, ranks, sync_period(args, schedule))
+            if jitter > MAX_JITTER:
+                # Ranks time-sliced on shared cores drift by whole time slices, far beyond what
+                # Gaussian step noise describes; the scenario format stops at a 100% stddev.
+                progress(f"warning: ranks drift {100 * jitter:.0f}% per step apart ({schedule}, "
+                         f"{ranks} ranks): the runs were time-sliced; jitter capped at "
+                         f"{100 * MAX_JITTER:.0f}%")
+                jitter = MAX_JITTER
             jitters[f"{schedule} at {ranks} ranks"] = jitter
             scenario["jitter"] = {"stddev": round(jitter, 6), "seed": 1}
         scenario_path = os.path.join(out, f"scenario_np{ranks}_{schedule}.json")
