@@ -5,7 +5,7 @@
 #   fuzz/run_fuzzers.sh BUILD_DIR [RUNS=1000000] [SECONDS=300] [WORK=BUILD_DIR/fuzz-work] [TARGETS...]
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=$1
+BUILD=$(cd "$1" && pwd)  # absolute: each target runs from its own work folder
 RUNS=${2:-1000000}
 SECONDS_PER_TARGET=${3:-300}
 WORK=${4:-$BUILD/fuzz-work}
@@ -13,6 +13,10 @@ shift $(($# < 4 ? $# : 4))
 TARGETS=${*:-platform scenario workload calibration linklog}
 
 for t in $TARGETS; do
+  if [ ! -x "$BUILD/bin/fuzz_$t" ]; then
+    echo "run_fuzzers.sh: $BUILD/bin/fuzz_$t not found (configure with -DDASIM_FUZZ=ON, build fuzz_$t)" >&2
+    exit 2
+  fi
   corpus="$WORK/$t/corpus"
   mkdir -p "$corpus"
   case $t in
