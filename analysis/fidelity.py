@@ -321,17 +321,13 @@ def fit_link(args, out, ranks, messages, call):
                 fields = line.split()
                 if line[:1].isdigit() and low <= int(fields[0]) <= high:
                     medians.setdefault(int(fields[0]), []).append(float(fields[1]))
-    # A polled average's cost is bimodal here (3.6 or 5.2 ms at 19 MB, one or the other for a
-    # whole bench run: whether a round of the schedule is ready at a given poll), and a training
-    # run's merges see both, so the polled call takes the mean of its measurements, not the median.
-    combine = statistics.mean if call[2] else statistics.median
     merged = os.path.join(out, f"allreduce_np{ranks}_{call[0]}_fitted.log")
     with open(merged, "w") as f:
-        f.write(f"# {call[0]} at {ranks} ranks: per size, the {combine.__name__} latency over "
-                f"{len(logs)} measurements (the sweep, if any, and one per repeat)\n")
+        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over {len(logs)} "
+                "measurements (the sweep, if any, and one per repeat)\n")
         f.write("# Size  Median Latency(us)\n")
         for size in sorted(medians):
-            f.write(f"{size} {combine(medians[size]):.3f}\n")
+            f.write(f"{size} {statistics.median(medians[size]):.3f}\n")
     links = os.path.join(out, f"links_np{ranks}_{call[0]}.json")
     run([os.path.join(args.bin_dir, "dasim"), "fit-links", merged, "--out", links,
          "--min-bytes", str(low), "--max-bytes", str(high)], os.path.join(out, "commands.log"))
