@@ -43,6 +43,7 @@ class ComputeModel {
   // Optimizer update, SGD with momentum: reads weights, gradients and momentum, writes weights and
   // momentum = 5 x params x element bytes of the workload precision, at memory bandwidth, plus one
   // launch (a fused multi-tensor kernel). Mixed precision with fp32 master weights moves more.
+  // A workload with a profiled update_time_s gets that instead.
   double update_time_s(const workload::Workload& workload) const;
   // Forward + backward of every layer + the update, for `batch` samples on one device.
   double step_compute_time_s(const workload::Workload& workload, int batch) const;

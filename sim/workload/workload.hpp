@@ -7,6 +7,7 @@
 #include "workload/precision.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,10 @@ struct Workload {
   std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
   int sequence_length = 0;             // tokens per sequence (0 for image models)
   int measured_batch = 0;              // batch the layers' measured times are for (0: no times)
-  std::string origin;                  // "built-in" or the JSON file it came from
+  // A step's compute outside the layers (optimizer update, batch copy), measured by a profiler;
+  // when set it replaces the bandwidth model of the update (compute::ComputeModel::update_time_s).
+  std::optional<double> update_time_s;
+  std::string origin;  // "built-in" or the JSON file it came from
 
   int64_t total_params() const;
   // Bytes of one full gradient (= one full copy of the weights) at this precision.

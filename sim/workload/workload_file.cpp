@@ -106,6 +106,10 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   w.sample_name = r.optional_string("sample_name").value_or("sample");
   if (r.has("sequence_length")) w.sequence_length = positive_int(r, "sequence_length");
   auto measured_batch = r.optional_positive_integer("measured_batch");
+  if (auto update = r.optional_time_s("update_time_s")) {
+    if (!(*update >= 0) || *update > 3600) r.fail("update_time_s", "expected seconds per step in [0, 3600]");
+    w.update_time_s = *update;
+  }
   r.array("layers", [&](const nlohmann::json& element, const std::string& path) {
     w.layers.push_back(read_layer(ObjectReader(element, file, path)));
   });
@@ -179,6 +183,7 @@ nlohmann::json to_json(const Workload& w) {
   nlohmann::json out{{"name", w.name}, {"precision", to_string(w.precision)}, {"sample_name", w.sample_name}};
   if (w.sequence_length > 0) out["sequence_length"] = w.sequence_length;
   if (w.measured_batch > 0) out["measured_batch"] = w.measured_batch;
+  if (w.update_time_s) out["update_time_s"] = *w.update_time_s;
   out["layers"] = std::move(layers);
   return out;
 }

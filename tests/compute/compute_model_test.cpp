@@ -152,4 +152,8 @@ TEST(ComputeModel, UpdateAndStep) {
   // batch 8: linear 14 us + 18 us; conv 8e9 / 5e11 = 16 ms + 10 us, backward 32 ms + 10 us.
   double expected = (4e-6 + 1e-5) + (8e-6 + 1e-5) + (16e-3 + 1e-5) + (32e-3 + 1e-5) + (7.5728e-6 + 1e-5);
   EXPECT_NEAR(m.step_compute_time_s(w, 8), expected, 1e-12);
+  // A profiled update replaces the bandwidth model, whatever the calibration says.
+  w.update_time_s = 1.5e-3;
+  EXPECT_DOUBLE_EQ(m.update_time_s(w), 1.5e-3);
+  EXPECT_NEAR(m.step_compute_time_s(w, 8), expected - (7.5728e-6 + 1e-5) + 1.5e-3, 1e-12);
 }

@@ -132,6 +132,24 @@ TEST(WorkloadFileErrors, TimesWithoutMeasuredBatch) {
   EXPECT_NE(e.find("measured_batch: required key is missing"), std::string::npos) << e;
 }
 
+TEST(WorkloadFile, ProfiledUpdateTimeRoundTrips) {
+  std::string text = kMlp;
+  const std::string key = "\"measured_batch\": 64,";
+  text.replace(text.find(key), key.size(), key + " \"update_time_s\": \"1.5ms\",");
+  Workload w = load_workload(write_temp("mlp_update.json", text));
+  ASSERT_TRUE(w.update_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*w.update_time_s, 0.0015);
+  EXPECT_DOUBLE_EQ(to_json(w)["update_time_s"].get<double>(), 0.0015);
+  EXPECT_FALSE(load_workload(write_temp("mlp.json", kMlp)).update_time_s.has_value());
+}
+
+TEST(WorkloadFileErrors, NegativeUpdateTime) {
+  std::string e = error_of(
+      R"({"name": "x", "precision": "fp32", "update_time_s": -0.001, "layers": [{"name": "a", "kind": "norm",
+          "forward_flops": 1, "backward_flops": 2}]})");
+  EXPECT_NE(e.find("update_time_s: expected a value >= 0"), std::string::npos) << e;
+}
+
 TEST(WorkloadFileErrors, NeitherFlopsNorTimes) {
   std::string e =
       error_of(R"({"name": "x", "precision": "fp32", "layers": [{"name": "a", "kind": "norm"}]})");
