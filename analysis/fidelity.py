@@ -488,6 +488,8 @@ def merge_profiles(args, out, ranks):
     for i, layer in enumerate(merged["layers"]):
         for key in ("forward_time_s", "backward_time_s"):
             layer[key] = statistics.median(p["layers"][i][key] for p in profiles)
+    if all("update_time_s" in p for p in profiles):
+        merged["update_time_s"] = statistics.median(p["update_time_s"] for p in profiles)
     merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s) "
                         f"({profiles[0]['source']})")
     path = os.path.join(out, f"workload_np{ranks}.json")

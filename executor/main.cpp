@@ -50,6 +50,12 @@ Dataset load_shard(const TrainOptions& o, int rank, int ranks) {
   return make_synthetic_shard(o.synthetic, rank, ranks);
 }
 
+std::vector<double> step_compute_s(const std::vector<StepRecord>& steps) {
+  std::vector<double> compute;
+  for (const auto& s : steps) compute.push_back(s.compute_s);
+  return compute;
+}
+
 std::vector<StepRecord> unpack(const double* values, int steps) {
   std::vector<StepRecord> records(steps);
   for (int k = 0; k < steps; ++k) {
@@ -240,6 +246,7 @@ int run(int argc, char** argv) {
       if (!o.profile.empty())
         write_file_atomically(
             o.profile, make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,
+                                    step_compute_s(trained.steps),
                                     fmt::format("dasim-train --profile on {}, {}", run.hosts[0], today()))
                                .dump(2) +
                            "\n");

@@ -173,11 +173,18 @@ nlohmann::ordered_json make_output(const RunDescription& run,
 nlohmann::ordered_json make_profile(const std::vector<int>& widths, int batch, int warmup_steps,
                                     const std::vector<std::vector<double>>& forward_s,
                                     const std::vector<std::vector<double>>& backward_s,
-                                    const std::string& source) {
+                                    const std::vector<double>& step_compute_s, const std::string& source) {
   nlohmann::ordered_json profile;
   profile["name"] = model_name(widths);
   profile["precision"] = "fp32";
   profile["measured_batch"] = batch;
+  std::vector<double> rest;
+  for (size_t k = warmup_steps; k < forward_s.size() && k < step_compute_s.size(); ++k) {
+    double layers_s = 0;
+    for (size_t l = 0; l < forward_s[k].size(); ++l) layers_s += forward_s[k][l] + backward_s[k][l];
+    rest.push_back(std::max(0.0, step_compute_s[k] - layers_s));
+  }
+  if (!rest.empty()) profile["update_time_s"] = median(rest);
   auto layers = nlohmann::ordered_json::array();
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
     const double in = widths[l], out = widths[l + 1];

@@ -54,10 +54,12 @@ nlohmann::ordered_json make_output(const RunDescription& run,
                                    const std::vector<std::vector<StepRecord>>& per_rank, double wall_time_s);
 
 // Workload JSON of the model at the run's batch: per-layer FLOPs and bytes per sample from the
-// widths, times as the median over the post-warmup steps of `forward_s[step][layer]`.
+// widths, times as the median over the post-warmup steps of `forward_s[step][layer]`, and
+// update_time_s as the median over those steps of the step's compute (`step_compute_s[step]`)
+// minus its layer times: the optimizer update and batch copy, measured rather than modelled.
 nlohmann::ordered_json make_profile(const std::vector<int>& widths, int batch, int warmup_steps,
                                     const std::vector<std::vector<double>>& forward_s,
                                     const std::vector<std::vector<double>>& backward_s,
-                                    const std::string& source);
+                                    const std::vector<double>& step_compute_s, const std::string& source);
 
 }  // namespace dasim::executor

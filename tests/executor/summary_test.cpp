@@ -58,7 +58,8 @@ TEST(Summary, ResultRowFromTwoRanks) {
 
 TEST(Summary, ProfileCountsFlopsPerSample) {
   const std::vector<std::vector<double>> fwd{{9, 9}, {1, 2}, {3, 4}}, bwd{{9, 9}, {5, 6}, {7, 8}};
-  const auto p = make_profile({100, 50, 10}, 32, 1, fwd, bwd, "test");
+  // Step compute minus the layers: step 1 11 - 14 -> clamped 0 (noise), step 2 25 - 22 = 3.
+  const auto p = make_profile({100, 50, 10}, 32, 1, fwd, bwd, {99, 11, 25}, "test");
   EXPECT_EQ(p["measured_batch"], 32);
   EXPECT_EQ(p["layers"][0]["params"], 100 * 50 + 50);
   EXPECT_DOUBLE_EQ(p["layers"][0]["forward_flops"].get<double>(), 2.0 * 100 * 50);
@@ -66,16 +67,20 @@ TEST(Summary, ProfileCountsFlopsPerSample) {
   EXPECT_DOUBLE_EQ(p["layers"][1]["backward_flops"].get<double>(), 4.0 * 50 * 10);
   EXPECT_DOUBLE_EQ(p["layers"][0]["forward_time_s"].get<double>(), 2.0);   // median of {1, 3}
   EXPECT_DOUBLE_EQ(p["layers"][1]["backward_time_s"].get<double>(), 7.0);  // median of {6, 8}
+  EXPECT_DOUBLE_EQ(p["update_time_s"].get<double>(), 1.5);                 // median of {0, 3}
 }
 
 TEST(Summary, ProfileIsAWorkloadTheSimulatorLoads) {
   const std::vector<std::vector<double>> fwd{{1e-4, 2e-5}}, bwd{{3e-4, 4e-5}};
   const auto w = dasim::workload::parse_workload(
-      nlohmann::json::parse(make_profile({64, 32, 10}, 16, 0, fwd, bwd, "test").dump()), "profile.json");
+      nlohmann::json::parse(make_profile({64, 32, 10}, 16, 0, fwd, bwd, {5e-4}, "test").dump()),
+      "profile.json");
   ASSERT_EQ(w.layers.size(), 2u);
   EXPECT_EQ(w.measured_batch, 16);
   EXPECT_EQ(w.layers[1].params, 32 * 10 + 10);
   EXPECT_DOUBLE_EQ(*w.layers[0].backward_time_s, 3e-4);
   ASSERT_TRUE(w.layers[0].gemm.has_value());
   EXPECT_EQ(w.layers[0].gemm->k, 64);
+  ASSERT_TRUE(w.update_time_s.has_value());
+  EXPECT_NEAR(*w.update_time_s, 5e-4 - (1e-4 + 2e-5 + 3e-4 + 4e-5), 1e-15);
 }
