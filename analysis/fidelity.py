@@ -10,7 +10,8 @@ Runs, in order (every step's command and output lands in OUT):
      a. `dasim-train --profile` of the model at each rank count (all ranks training;
         --profile-at 1 profiles one rank alone)          -> OUT/runs/workload_npN_rR.json
      b. each call timed again at the message sizes, the DaSGD one polled as the executor polls it
-        (a poll after each of a.'s layer times)         -> OUT/runs/allreduce_npN_CALL_rR.log
+        (a poll after each of a.'s layer times, its update before the wait)
+                                                          -> OUT/runs/allreduce_npN_CALL_rR.log
      c. the executor for every rank count and schedule  -> OUT/runs/SCHEDULE_npN_rR.json
   4. per call, `dasim fit-links` on the per-size medians of 2. and 3b., around the messages only
                                                           -> OUT/links_npN_CALL.json
@@ -230,7 +231,7 @@ MESSAGE_NEIGHBOURHOOD = (0.8, 1.0, 1.25)
 # what it does inside MPI calls: a DaSGD snapshot average, started and then polled between layers
 # for d steps, costs each rank its own copies and reductions (about 4 ms at 19 MB here), not the
 # 7 ms the same call takes end to end when both ranks wait in MPI_Wait. So each schedule gets the
-# link of its own call, and dasgd's is timed with the executor's polls (poll_intervals).
+# link of its own call, and dasgd's is timed with the executor's polls (poll_pattern).
 EXECUTOR_CALLS = {
     "sgd": ("iallreduce-in-place", ("--nonblocking", "--in-place"), False),  # gradient buckets
     "local_sgd": ("allreduce-in-place", ("--in-place",), False),             # weights, blocking
@@ -254,28 +255,39 @@ def sizes_around(messages):
     return sorted({max(4, int(m * f) // 4 * 4) for m in messages for f in MESSAGE_NEIGHBOURHOOD})
 
 
-def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, poll_intervals=None):
+def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=None):
     command = mpirun(args, ranks) + [
         os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"), "--max-bytes", str(max_bytes),
         "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
         "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
-    if poll_intervals:
-        command += ["--poll-intervals", ",".join(f"{t:.6g}" for t in poll_intervals)]
+    if polls:
+        intervals, wait_after = polls
+        command += ["--poll-intervals", ",".join(f"{t:.6g}" for t in intervals),
+                    "--wait-after", f"{wait_after:.6g}"]
     return command
 
 
-def poll_intervals(args, out, ranks, repeat):
+def poll_pattern(args, out, ranks, repeat):
     """How dasim-train drives a DaSGD snapshot average: an MPI_Test after every forward layer but
     the last, after the loss (timed with the last layer) and after every backward layer, so 2L
-    polls per step for L layers, for d steps, then MPI_Wait. Returns the work before each poll:
-    this repeat's profiled layer times in that order (forward 1..L, backward L..1), d times."""
+    polls per step for L layers, for d steps, with the update (and the next batch copy) between
+    steps, then the update and MPI_Wait at k0 + d. Returns (the work before each poll, the work
+    between the last poll and MPI_Wait) from this repeat's profile: its layer times in that order
+    (forward 1..L, backward L..1) and its update_time_s."""
     profiled = profile_ranks(args, ranks)
     if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
         profiled = min(profile_ranks(args, r) for r in args.ranks)
     with open(profile_path(out, profiled, repeat)) as f:
-        layers = json.load(f)["layers"]
-    step = [l["forward_time_s"] for l in layers] + [l["backward_time_s"] for l in reversed(layers)]
-    return step * max(args.delay, 1)
+        profile = json.load(f)
+    layers = profile["layers"]
+    update = profile.get("update_time_s", 0.0)
+    intervals = []
+    for step in range(max(args.delay, 1)):
+        step_work = [l["forward_time_s"] for l in layers] + [l["backward_time_s"] for l in reversed(layers)]
+        if step > 0:
+            step_work[0] += update  # the previous step's update comes before this step's first poll
+        intervals += step_work
+    return intervals, update
 
 
 def table_rows(text):
@@ -413,7 +425,7 @@ def measure(args, out, calls, messages):
             done += 1
             if args.resume and os.path.exists(path):
                 continue
-            polls = poll_intervals(args, out, link_ranks, repeat) if call[2] else None
+            polls = poll_pattern(args, out, link_ranks, repeat) if call[2] else None
             text = run(bench_command(args, link_ranks, call, 8, sizes_around(messages),
                                      5 if args.quick else 20, 3 if args.quick else 15, polls),
                        os.path.join(out, "commands.log"))

@@ -6,8 +6,9 @@
 // Each repetition starts after a barrier; its time is the slowest rank's, which is when the
 // collective is complete everywhere; --evict BYTES writes that much scratch memory before each one.
 // --poll-intervals S1,S2,... (with --nonblocking): S1 seconds of CPU-bound work, MPI_Test,
-// S2 seconds, MPI_Test, ..., then MPI_Wait, reporting the mean over ranks of the time inside MPI
-// calls (a trainer's polls between layers: the intervals are its layer times).
+// S2 seconds, MPI_Test, ..., then --wait-after seconds of work and MPI_Wait, reporting the mean
+// over ranks of the time inside MPI calls (a trainer's polls between layers: the intervals are its
+// layer times, the work after the last poll its optimizer update).
 // Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
 // so a full sweep stays within a minute.
 // `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   int reps = 20, warmup = 5, large_reps = -1;
   long evict_bytes = 0;
   std::vector<double> poll_intervals_s;
+  double wait_after_s = 0;
   bool polls_ok = true;
   std::set<long> sizes;
   bool sizes_ok = true, nonblocking = false, in_place = false;
@@ -58,6 +60,10 @@ int main(int argc, char** argv) {
         polls_ok = polls_ok && end != item.c_str() && *end == '\0' && seconds >= 0;
         poll_intervals_s.push_back(seconds);
       }
+    } else if (flag == "--wait-after") {  // seconds of work between the last MPI_Test and MPI_Wait
+      char* end = nullptr;
+      wait_after_s = std::strtod(argv[i + 1], &end);
+      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && wait_after_s >= 0;
     } else if (flag == "--evict") {
       evict_bytes = std::atol(argv[i + 1]);
     } else if (flag == "--warmup") {
@@ -75,11 +81,11 @@ int main(int argc, char** argv) {
     }
   }
   if (max_bytes < 8 || reps < 1 || warmup < 0 || large_reps == 0 || large_reps < -1 || !sizes_ok ||
-      evict_bytes < 0 || !polls_ok || (!poll_intervals_s.empty() && !nonblocking)) {
+      evict_bytes < 0 || !polls_ok || ((!poll_intervals_s.empty() || wait_after_s > 0) && !nonblocking)) {
     std::fprintf(stderr,
                  "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --large-reps >= 1, "
-                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals of seconds "
-                 ">= 0 (with --nonblocking)\n");
+                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals and "
+                 "--wait-after of seconds >= 0 (with --nonblocking)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (large_reps < 0) large_reps = std::max(3, reps / 4);
@@ -89,13 +95,13 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<float> send(static_cast<size_t>(*sizes.rbegin() / 4), 1.0f), recv(send.size(), 0.0f);
   if (rank == 0) {
-    if (!poll_intervals_s.empty()) {
+    if (!poll_intervals_s.empty() || wait_after_s > 0) {
       double total_s = 0;
       for (double t : poll_intervals_s) total_s += t;
       std::printf(
-          "# dasim MPI_Iallreduce polled %zu times over %.3f ms of work, then MPI_Wait: time inside MPI "
-          "calls (mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
-          poll_intervals_s.size(), total_s * 1e3, size);
+          "# dasim MPI_Iallreduce polled %zu times over %.3f ms of work, then MPI_Wait after %.3f ms more: "
+          "time inside MPI calls (mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
+          poll_intervals_s.size(), total_s * 1e3, wait_after_s * 1e3, size);
     } else {
       std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
                   nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
@@ -138,6 +144,7 @@ int main(int argc, char** argv) {
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
       inside += MPI_Wtime() - start;
     }
+    compute_for(wait_after_s);
     start = MPI_Wtime();
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     return inside + MPI_Wtime() - start;
@@ -154,9 +161,10 @@ int main(int argc, char** argv) {
     }
     // Blocking: the slowest rank's time, when the collective is complete everywhere. Polled: the
     // mean over ranks of the time each spent inside MPI, what the collective cost each rank's core.
-    MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, poll_intervals_s.empty() ? MPI_MAX : MPI_SUM,
-               0, MPI_COMM_WORLD);
-    if (!poll_intervals_s.empty())
+    const bool polled = !poll_intervals_s.empty() || wait_after_s > 0;
+    MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, polled ? MPI_SUM : MPI_MAX, 0,
+               MPI_COMM_WORLD);
+    if (polled)
       for (double& t : across) t /= size;
     if (rank == 0) {
       dasim::kernels::Stats s = dasim::kernels::summarize(across);

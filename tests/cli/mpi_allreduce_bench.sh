@@ -25,9 +25,9 @@ awk '!/^#/ && !($2 > 0 && $3 <= $2 && $2 <= $4) { bad = 1; print } END { exit ba
 mpi2 --max-bytes 8 >"$WORK/table.txt" 2>&1 || fail "default call failed"
 grep -q '^# dasim MPI_Allreduce latency test' "$WORK/table.txt" || fail "default header: $(head -1 "$WORK/table.txt")"
 
-mpi2 --max-bytes 64 --reps 2 --nonblocking --poll-intervals 0.001,0.0025 >"$WORK/table.txt" 2>&1 ||
+mpi2 --max-bytes 64 --reps 2 --nonblocking --poll-intervals 0.001,0.0025 --wait-after 0.0005 >"$WORK/table.txt" 2>&1 ||
   fail "polled call failed: $(cat "$WORK/table.txt")"
-grep -q '^# dasim MPI_Iallreduce polled 2 times over 3.500 ms of work, then MPI_Wait' "$WORK/table.txt" ||
+grep -q '^# dasim MPI_Iallreduce polled 2 times over 3.500 ms of work, then MPI_Wait after 0.500 ms more' "$WORK/table.txt" ||
   fail "polled header: $(head -1 "$WORK/table.txt")"
 
 expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
@@ -39,6 +39,7 @@ expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
   [[ ! -s $WORK/out.txt ]] || fail "$*: wrote a table"
 }
 expect_refused '--sizes of multiples of 4 bytes' --sizes 6
-expect_refused '--poll-intervals of seconds >= 0 (with --nonblocking)' --poll-intervals 0.001
-expect_refused '--poll-intervals of seconds >= 0 (with --nonblocking)' --nonblocking --poll-intervals 1ms
+expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --poll-intervals 0.001
+expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --nonblocking --poll-intervals 1ms
+expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --nonblocking --wait-after -1
 echo "mpi_allreduce_bench: ok"
