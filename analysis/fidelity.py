@@ -45,11 +45,9 @@ compare.py joins on it: on a cluster, the link figures are those measured betwee
 
 import argparse
 import json
-import math
 import os
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 
@@ -57,6 +55,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import results_io  # noqa: E402
+from fidelity_common import (CLASSES, fail, layer_widths, load_average, mpirun,  # noqa: E402
+                             profile_path, profile_ranks, progress, run)
+from fidelity_links import (EXECUTOR_CALLS, bench_command, fit_link,  # noqa: E402
+                            link_repeat_path, poll_pattern, sizes_around, sweep_link, table_rows,
+                            write_platform)
+from fidelity_profiles import MAX_JITTER, merge_profiles, rank_jitter, sync_period  # noqa: E402
 
 FIDELITY_COLUMNS = ["schedule", "tau", "delay", "ranks", "measured_iter_s", "predicted_iter_s",
                     "error_pct", "measured_exposed_s", "predicted_exposed_s", "measured_wait_s"]
@@ -74,16 +78,6 @@ FULL = {"features": 256, "hidden": "2048,2048", "batch": 64, "steps": 60, "warmu
         "repeats": 3, "sim_iterations": 400}
 QUICK = {"features": 64, "hidden": "256,256", "batch": 32, "steps": 24, "warmup": 4,
          "repeats": 1, "sim_iterations": 8}
-CLASSES = 10
-
-
-def fail(message):
-    print(f"fidelity.py: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def progress(message):
-    print(f"[fidelity] {message}", file=sys.stderr, flush=True)
 
 
 def parse_args():
@@ -137,33 +131,6 @@ def parse_args():
     if args.repeats < 1 or args.steps <= args.warmup:
         fail("--repeats must be >= 1 and --steps larger than the warm-up")
     return args
-
-
-def run(command, log, **kwargs):
-    """Runs COMMAND (a list), appends it and its output to LOG; fails on a non-zero status."""
-    with open(log, "a") as stream:
-        stream.write("$ " + " ".join(shlex.quote(c) for c in command) + "\n")
-        stream.flush()
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              **kwargs)
-        stream.write(done.stdout)
-    if done.returncode != 0:
-        tail = "\n".join(done.stdout.strip().splitlines()[-5:])
-        fail(f"command failed (status {done.returncode}, log {log}): {' '.join(command)}\n{tail}")
-    return done.stdout
-
-
-def load_average():
-    with open("/proc/loadavg") as f:
-        return [float(x) for x in f.read().split()[:3]]
-
-
-def mpirun(args, ranks):
-    return [args.mpirun] + shlex.split(args.mpirun_args) + ["-np", str(ranks)]
-
-
-def layer_widths(args):
-    return [args.features] + [int(h) for h in args.hidden.split(",")] + [CLASSES]
 
 
 def param_count(widths):
@@ -221,183 +188,12 @@ def calibrate(args, out):
     return path
 
 
-# The sizes around each message the link is measured and fitted at (see fit_link).
-MESSAGE_NEIGHBOURHOOD = (0.8, 1.0, 1.25)
-
-# The MPI call each schedule makes in dasim-train (executor/trainer.cpp), as the arguments that
-# make dasim-mpi-allreduce-bench time the same call the same way: (name, bench arguments, polled).
-# Open MPI implements them separately (blocking collectives in coll/tuned, non-blocking ones in
-# libnbc), in place and out of place differently, and a host-progressed collective costs a rank
-# what it does inside MPI calls: a DaSGD snapshot average, started and then polled between layers
-# for d steps, costs each rank its own copies and reductions (about 4 ms at 19 MB here), not the
-# 7 ms the same call takes end to end when both ranks wait in MPI_Wait. So each schedule gets the
-# link of its own call, and dasgd's is timed with the executor's polls (poll_pattern).
-EXECUTOR_CALLS = {
-    "sgd": ("iallreduce-in-place", ("--nonblocking", "--in-place"), False),  # gradient buckets
-    "local_sgd": ("allreduce-in-place", ("--in-place",), False),             # weights, blocking
-    "dasgd": ("iallreduce-polled", ("--nonblocking",), True),                # snapshot -> sum
-}
-
-
-def eviction_bytes():
-    """Scratch the link bench writes before each repetition: 4x the last-level cache (at least
-    64 MiB), so the message starts outside the caches, as gradients do after a step's compute."""
-    try:
-        with open("/sys/devices/system/cpu/cpu0/cache/index3/size") as f:
-            text = f.read().strip()
-        l3 = int(text[:-1]) * 1024 if text.endswith("K") else int(text)
-    except (OSError, ValueError):
-        l3 = 0
-    return max(64 * 1024 ** 2, 4 * l3)
-
-
-def sizes_around(messages):
-    return sorted({max(4, int(m * f) // 4 * 4) for m in messages for f in MESSAGE_NEIGHBOURHOOD})
-
-
-def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=None):
-    command = mpirun(args, ranks) + [
-        os.path.join(args.bin_dir, "dasim-mpi-allreduce-bench"), "--max-bytes", str(max_bytes),
-        "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
-        "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
-    if polls:
-        intervals, wait_after = polls
-        command += ["--poll-intervals", ",".join(f"{t:.6g}" for t in intervals),
-                    "--wait-after", f"{wait_after:.6g}"]
-    return command
-
-
-def poll_pattern(args, out, ranks, repeat):
-    """How dasim-train drives a DaSGD snapshot average: an MPI_Test after every forward layer but
-    the last, after the loss (timed with the last layer) and after every backward layer, so 2L
-    polls per step for L layers, for d steps, with the update (and the next batch copy) between
-    steps, then the update and MPI_Wait at k0 + d. Returns (the work before each poll, the work
-    between the last poll and MPI_Wait) from this repeat's profile: its layer times in that order
-    (forward 1..L, backward L..1) and its update_time_s."""
-    profiled = profile_ranks(args, ranks)
-    if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
-        profiled = min(profile_ranks(args, r) for r in args.ranks)
-    with open(profile_path(out, profiled, repeat)) as f:
-        profile = json.load(f)
-    layers = profile["layers"]
-    update = profile.get("update_time_s", 0.0)
-    intervals = []
-    for step in range(max(args.delay, 1)):
-        step_work = [l["forward_time_s"] for l in layers] + [l["backward_time_s"] for l in reversed(layers)]
-        if step > 0:
-            step_work[0] += update  # the previous step's update comes before this step's first poll
-        intervals += step_work
-    return intervals, update
-
-
-def table_rows(text):
-    """The bench's table lines: the header comments and one row per size."""
-    return [line for line in text.splitlines() if line.startswith("#") or line[:1].isdigit()]
-
-
-def sweep_link(args, out, ranks, messages, call):
-    """The full picture, once: MPI's CALL at RANKS ranks over the powers of two up to the largest
-    message plus each message and its neighbours x0.8 and x1.25 -> OUT/allreduce_npN_CALL.log."""
-    log = os.path.join(out, f"allreduce_np{ranks}_{call[0]}.log")
-    if call[2] or (args.resume and os.path.exists(log)):  # polled: timed per repeat, with its profile
-        return
-    sweep_top = 2 ** int(math.ceil(math.log2(max(messages))))
-    progress(f"{call[0]} sweep at {ranks} ranks up to {sweep_top} bytes and at "
-             f"{', '.join(str(b) for b in sizes_around(messages))} bytes")
-    text = run(bench_command(args, ranks, call, sweep_top, sizes_around(messages),
-                             5 if args.quick else 20, 3 if args.quick else 15),
-               os.path.join(out, "commands.log"))
-    with open(log, "w") as f:
-        f.write("".join(line + "\n" for line in table_rows(text)))
-
-
-def link_repeat_path(out, ranks, call, repeat):
-    return os.path.join(out, "runs", f"allreduce_np{ranks}_{call[0]}_r{repeat}.log")
-
-
-def fit_link(args, out, ranks, messages, call):
-    """Fits time = alpha + bytes / beta to the neighbourhoods of the messages only: for each size
-    there, the median over the sweep and the repeats' measurements (taken between the training
-    runs, so the same load drifts hit them) -> OUT/links_npN_CALL.json. Shared-memory MPI changes
-    protocol and falls out of the caches with the size (here the time per byte grows about 10x
-    between 4 and 32 MiB), so a fit over all sizes, or even over the powers of two that bracket a
-    message, misdescribes it."""
-    extra = sizes_around(messages)
-    low, high = extra[0], extra[-1]
-    logs = [] if call[2] else [os.path.join(out, f"allreduce_np{ranks}_{call[0]}.log")]
-    logs += [link_repeat_path(out, ranks, call, r) for r in range(args.repeats)]
-    medians = {}
-    for path in logs:
-        with open(path) as f:
-            for line in f:
-                fields = line.split()
-                if line[:1].isdigit() and low <= int(fields[0]) <= high:
-                    medians.setdefault(int(fields[0]), []).append(float(fields[1]))
-    merged = os.path.join(out, f"allreduce_np{ranks}_{call[0]}_fitted.log")
-    with open(merged, "w") as f:
-        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over {len(logs)} "
-                "measurements (the sweep, if any, and one per repeat)\n")
-        f.write("# Size  Median Latency(us)\n")
-        for size in sorted(medians):
-            f.write(f"{size} {statistics.median(medians[size]):.3f}\n")
-    links = os.path.join(out, f"links_np{ranks}_{call[0]}.json")
-    run([os.path.join(args.bin_dir, "dasim"), "fit-links", merged, "--out", links,
-         "--min-bytes", str(low), "--max-bytes", str(high)], os.path.join(out, "commands.log"))
-    with open(links) as f:
-        fit = json.load(f)["fits"]["all"]
-    return {"alpha_s": max(0.0, float(fit["alpha_s"])), "beta_Bps": float(fit["beta_Bps"]),
-            "min_bytes": low, "max_bytes": high,
-            "rms_relative_residual": fit.get("rms_relative_residual"), "call": call[0],
-            "bench_arguments": list(call[1]), "polled": call[2], "measurements": len(logs), "log": os.path.basename(merged),
-            "fit": os.path.basename(links)}
-
-
-def write_platform(out, ranks, link, calibration, gflops):
-    """1 node, RANKS single-core "GPUs". Each rank sits on a non-blocking switch port; the ring
-    allreduce the simulator runs over it takes 2(n-1) steps of 2 port latencies and moves
-    2(n-1)/n x bytes through each port, so port bandwidth = beta x 2(n-1)/n and port latency =
-    alpha / (4(n-1)) reproduce the fitted time = alpha + bytes / beta."""
-    n = max(ranks, 2)
-    bandwidth = link["beta_Bps"] * 2 * (n - 1) / n
-    latency = link["alpha_s"] / (4 * (n - 1))
-    figures = {"bandwidth": f"{bandwidth:.6g}Bps", "latency": f"{latency * 1e6:.6g}us",
-               "source": f"fitted MPI_Allreduce at {link['ranks']} ranks: alpha "
-                         f"{link['alpha_s'] * 1e6:.3g} us, beta {link['beta_Bps'] / 1e9:.3g} GB/s "
-                         f"over {link['min_bytes']}..{link['max_bytes']} bytes ({link['fit']}, "
-                         f"{link['call']})"}
-    node = {"gpus": ranks,
-            "gpu": {"model": "cpu-rank", "speed": f"{gflops:.6g}Gf",
-                    "calibration": os.path.relpath(calibration, out),
-                    "source": "one MPI rank on one CPU core; speed = the calibration's fp32 sgemm rate"},
-            "nics": [{"name": "mpi", "gpus": list(range(ranks)), "link": figures}]}
-    if ranks > 1:
-        node["nvswitch"] = {"port": figures}
-    platform = {"name": "localhost-shm",
-                "description": f"This machine as the executor uses it: {ranks} MPI rank(s), one per "
-                               "core, exchanging through MPI (shared memory on one host).",
-                "nodes": 1, "node": node,
-                "fabric": {"topology": "star", "link": figures}}
-    path = os.path.join(out, f"localhost-shm-{ranks}-{link['call']}.json")
-    with open(path, "w") as f:
-        json.dump(platform, f, indent=2)
-        f.write("\n")
-    return path
-
-
 def schedule_spec(args, schedule):
     if schedule == "sgd":
         return {"type": "sgd", "bucket_cap": args.bucket, "overlap": True}
     if schedule == "local_sgd":
         return {"type": "local_sgd", "tau": args.tau}
     return {"type": "dasgd", "tau": args.tau, "delay": args.delay}
-
-
-def profile_ranks(args, ranks):
-    return ranks if args.profile_at == "each" else 1
-
-
-def profile_path(out, ranks, repeat):
-    return os.path.join(out, "runs", f"workload_np{ranks}_r{repeat}.json")
 
 
 def measure(args, out, calls, messages):
@@ -454,61 +250,6 @@ def measure(args, out, calls, messages):
             row["throughput_samples_s"] = row["gpus"] * row["batch_per_gpu"] / row["iter_time_s"]
             rows.append(row)
     return rows
-
-
-MAX_JITTER = 1.0  # the largest jitter.stddev a scenario accepts
-
-
-def sync_period(args, schedule):
-    """Steps between two points where every rank waits for all the others."""
-    return 1 if schedule == "sgd" else args.tau
-
-
-def rank_jitter(args, out, ranks, period):
-    """How far apart the ranks drift between two synchronisations, from the profile runs'
-    per-rank step records (post warm-up), as the scenario's jitter.stddev: the relative per-step
-    spread s such that N ranks with i.i.d. N(0, s) step noise drift as far apart over PERIOD steps
-    as the measured ranks did. Per run: the compute of each block of PERIOD steps per rank, minus
-    the block's average over the ranks (a slowdown shared by all ranks makes nobody wait), RMS
-    about zero (so a rank that is slower for the whole run counts, as do slow spells longer than
-    a step) = s x mean step x sqrt(PERIOD (N-1)/N). Median over the runs; 0 for one rank."""
-    if ranks < 2:
-        return 0.0
-    estimates = []
-    for repeat in range(args.repeats):
-        with open(os.path.join(out, "runs", f"profile_np{ranks}_r{repeat}.json")) as f:
-            steps = [r["compute_s"][args.warmup:] for r in json.load(f)["per_rank_steps"]]
-        mean_step = statistics.mean(x for rank_steps in steps for x in rank_steps)
-        squares = []
-        for first in range(0, len(steps[0]) - period + 1, period):
-            blocks = [sum(rank_steps[first:first + period]) for rank_steps in steps]
-            average = statistics.mean(blocks)
-            squares += [(b - average) ** 2 for b in blocks]
-        rms = math.sqrt(statistics.mean(squares))
-        estimates.append(rms / (mean_step * math.sqrt(period * (ranks - 1) / ranks)))
-    return statistics.median(estimates)
-
-
-def merge_profiles(args, out, ranks):
-    """The workload the simulator gets: per layer, the median over the repeats' profiles of the
-    forward and backward times (each profile is itself the median over a run's steps of rank 0)."""
-    profiles = []
-    for repeat in range(args.repeats):
-        with open(profile_path(out, ranks, repeat)) as f:
-            profiles.append(json.load(f))
-    merged = profiles[0]
-    for i, layer in enumerate(merged["layers"]):
-        for key in ("forward_time_s", "backward_time_s"):
-            layer[key] = statistics.median(p["layers"][i][key] for p in profiles)
-    if all("update_time_s" in p for p in profiles):
-        merged["update_time_s"] = statistics.median(p["update_time_s"] for p in profiles)
-    merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s) "
-                        f"({profiles[0]['source']})")
-    path = os.path.join(out, f"workload_np{ranks}.json")
-    with open(path, "w") as f:
-        json.dump(merged, f, indent=2)
-        f.write("\n")
-    return path, merged["name"]
 
 
 def write_csv(path, columns, rows):
