@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <system_error>
 
 namespace dasim::kernels {
 namespace {
@@ -23,7 +24,8 @@ std::string find_in_path(const std::string& program) {
     size_t end = dirs.find(':', start);
     if (end == std::string::npos) end = dirs.size();
     std::filesystem::path candidate = std::filesystem::path(dirs.substr(start, end - start)) / program;
-    if (!dirs.substr(start, end - start).empty() && std::filesystem::exists(candidate))
+    std::error_code ignored;  // an unreadable or over-long PATH entry is just not a match
+    if (!dirs.substr(start, end - start).empty() && std::filesystem::exists(candidate, ignored))
       return candidate.string();
     start = end + 1;
   }
@@ -52,7 +54,8 @@ void run_mpi_allreduce(const SuiteOptions& options, SuiteResult& result) {
   const int ranks = 2;
   std::string mpirun = find_in_path("mpirun");
   std::filesystem::path helper = std::filesystem::path(options.helper_dir) / "dasim-mpi-allreduce-bench";
-  if (mpirun.empty() || options.helper_dir.empty() || !std::filesystem::exists(helper)) {
+  std::error_code ignored;
+  if (mpirun.empty() || options.helper_dir.empty() || !std::filesystem::exists(helper, ignored)) {
     std::string why =
         mpirun.empty() ? "mpirun not found in PATH" : fmt::format("{} not found", helper.string());
     result.notes.push_back("MPI allreduce skipped: " + why);

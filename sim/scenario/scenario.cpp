@@ -1,6 +1,7 @@
 #include "scenario/scenario.hpp"
 
 #include "common/errors.hpp"
+#include "common/file_exists.hpp"
 #include "common/json_reader.hpp"
 #include "common/units.hpp"
 #include "platform/platform_loader.hpp"
@@ -26,7 +27,7 @@ std::string resolve(const std::string& scenario_file, const std::string& path) {
 }
 
 void require_file(const ObjectReader& reader, const std::string& key, const std::string& path) {
-  if (!fs::is_regular_file(path)) reader.fail(key, fmt::format("file \"{}\" does not exist", path));
+  if (!is_existing_file(path)) reader.fail(key, fmt::format("file \"{}\" does not exist", path));
 }
 
 schedules::ScheduleSpec read_schedule(ObjectReader s) {
@@ -58,7 +59,7 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
     bool is_file = name.ends_with(".json");
     if (is_file) {
       name = resolve(file, name);
-      if (!fs::is_regular_file(name)) throw InputError(file, path, fmt::format("file \"{}\" does not exist", name));
+      if (!is_existing_file(name)) throw InputError(file, path, fmt::format("file \"{}\" does not exist", name));
     }
     try {
       return workload::load_workload(name, options);
@@ -118,7 +119,7 @@ Scenario load_scenario(const std::string& file) {
                        fmt::format("platform {} names no node.gpu.calibration and the scenario gives no "
                                    "\"calibration\"",
                                    platform_file));
-    if (!fs::is_regular_file(entry.calibration_file))
+    if (!is_existing_file(entry.calibration_file))
       throw InputError(file, calibration_override ? "calibration" : path + ".file",
                        fmt::format("calibration file \"{}\" does not exist", entry.calibration_file));
     entry.calibration = calibration::load_calibration(entry.calibration_file);

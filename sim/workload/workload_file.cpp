@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 
 namespace dasim::workload {
 namespace {
@@ -133,7 +134,8 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
 Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& options) {
   const auto& names = builtin_workload_names();
   bool builtin = std::find(names.begin(), names.end(), spec_or_file) != names.end();
-  if (!builtin && !std::filesystem::exists(spec_or_file))
+  std::error_code ignored;  // a path the OS cannot look up (name too long) is no such file either
+  if (!builtin && !std::filesystem::exists(spec_or_file, ignored))
     throw InputError(spec_or_file, "",
                      fmt::format("not a built-in workload ({}) and no such file", fmt::join(names, ", ")));
 

@@ -23,4 +23,9 @@ expect_input_error "$R/platform-number-overflow.json: malformed JSON: number ove
 expect_input_error "$R/scenario-number-overflow.json: malformed JSON: number overflow parsing '111111e41212'" \
   "$BIN/dasim" run "$R/scenario-number-overflow.json" --out "$work/out"
 [ -e "$work/out" ] && fail "output directory created"
+# A platform file name longer than NAME_MAX made std::filesystem throw ("File name too long")
+# when the loader checked that the file exists: an internal error (exit 1) instead of this.
+expect_input_error "$R/scenario-long-path.json: platforms[0].file: file \"$R/ppppp" \
+  "$BIN/dasim" run "$R/scenario-long-path.json" --out "$work/out"
+[ -e "$work/out" ] && fail "output directory created"
 echo "PASS"
