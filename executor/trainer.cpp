@@ -4,11 +4,10 @@
 #include "comm.hpp"
 #include "common/errors.hpp"
 #include "consistency.hpp"
+#include "step_timing.hpp"
 #include "update_rules.hpp"
 
 #include <fmt/format.h>
-
-#include <cstdio>
 
 namespace dasim::executor {
 
@@ -76,15 +75,13 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
   if (sched.kind == ScheduleKind::sgd) hooks.backward_done = start_bucket;
   std::vector<float> x;
   std::vector<int32_t> y;
-  const int progress_every = std::max(1, options.steps / 10);
 
   const double loop_start_s = wall_now_s();
   for (long k = 1; k <= options.steps; ++k) {
     const double t_start = wall_now_s();
     mpi_call_s = wait_s = 0;
     fill_batch(data, k - 1, options.batch, x, y);
-    StepRecord rec;
-    rec.loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
+    const float loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
 
     if (sched.kind == ScheduleKind::sgd) {
       for (size_t b = 0; b < out.buckets.size(); ++b) wait(requests[b], "MPI_Wait (gradient bucket)");
@@ -124,11 +121,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
       }
     }
     const double t_end = wall_now_s();
-    rec.wall_s = t_end - t_start;
-    rec.comm_s = clock.take(t_end);
-    rec.wait_s = wait_s;
-    rec.exposed_s = wait_s + mpi_call_s;
-    rec.compute_s = rec.wall_s - rec.exposed_s;
+    const StepRecord rec = finish_step(loss, {t_start, t_end, clock.take(t_end), wait_s, mpi_call_s});
     out.steps.push_back(rec);
     if (!options.profile.empty()) {  // per-layer times are only kept for --profile
       out.forward_s.push_back(model.forward_times_s());
@@ -139,11 +132,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
       check_weights_consistency(sched, k, options.steps, model.weights(), comm, ranks);
       ++out.consistency_checks;
     }
-    if (rank == 0 && !options.quiet && (k % progress_every == 0 || k == options.steps)) {
-      const double elapsed_s = wall_now_s() - loop_start_s;
-      std::fprintf(stderr, "dasim-train: step %ld/%d loss %.4f step time %.3f ms, ETA %.1f s\n", k,
-                   options.steps, rec.loss, rec.wall_s * 1e3, elapsed_s / k * (options.steps - k));
-    }
+    report_progress(options, rank, k, rec, loop_start_s);
   }
   return out;
 }

@@ -6,11 +6,10 @@
 #include "common/errors.hpp"
 #include "consistency.hpp"
 #include "cuda/gpu_mlp.hpp"
+#include "step_timing.hpp"
 
 #include <fmt/format.h>
 #include <nccl.h>
-
-#include <cstdio>
 
 namespace dasim::executor {
 namespace {
@@ -159,14 +158,12 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
     };
   std::vector<float> x;
   std::vector<int32_t> y;
-  const int progress_every = std::max(1, options.steps / 10);
   const double loop_start_s = wall_now_s();
   for (long k = 1; k <= options.steps; ++k) {
     const double t_start = wall_now_s();
     call_s = wait_s = 0;
     fill_batch(data, k - 1, options.batch, x, y);
-    StepRecord rec;
-    rec.loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
+    const float loss = model.forward_backward(x.data(), y.data(), options.batch, hooks);
     if (sched.kind == ScheduleKind::sgd) {
       for (size_t b = 0; b < out.buckets.size(); ++b) wait(collectives[b], "gradient bucket allreduce");
       axpy(-options.lr / static_cast<float>(ranks), model.grads(), model.weights());
@@ -195,21 +192,13 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
     }
     cuda_check(cudaStreamSynchronize(model.stream()), "cudaStreamSynchronize (end of step)");
     const double t_end = wall_now_s();
-    rec.wall_s = t_end - t_start;
-    rec.comm_s = clock.take(t_end);
-    rec.wait_s = wait_s;
-    rec.exposed_s = wait_s + call_s;
-    rec.compute_s = rec.wall_s - rec.exposed_s;
+    const StepRecord rec = finish_step(loss, {t_start, t_end, clock.take(t_end), wait_s, call_s});
     out.steps.push_back(rec);
     if (options.check_consistency) {
       check_weights_consistency(sched, k, options.steps, model.weights_to_host(), comm, ranks);
       ++out.consistency_checks;
     }
-    if (rank == 0 && !options.quiet && (k % progress_every == 0 || k == options.steps)) {
-      const double elapsed_s = wall_now_s() - loop_start_s;
-      std::fprintf(stderr, "dasim-train: step %ld/%d loss %.4f step time %.3f ms, ETA %.1f s\n", k,
-                   options.steps, rec.loss, rec.wall_s * 1e3, elapsed_s / k * (options.steps - k));
-    }
+    report_progress(options, rank, k, rec, loop_start_s);
   }
   final_weights = model.weights_to_host();
   for (auto& c : collectives) {
