@@ -18,12 +18,6 @@ done
 mpi2 --schedule dasgd --tau 4 --delay 0 --steps 40 --check-consistency -o "$WORK/d0.json" "${TASK[@]}" \
   || fail "dasgd d=0 run failed"
 mpi2 --schedule local_sgd --tau 4 --steps 40 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
-"$PY" - "$WORK/d0.json" "$WORK/local.json" <<'PY' || fail "dasgd d=0 does not follow local_sgd"
-import json, sys
-a = json.load(open(sys.argv[1]))["loss_curve"]
-b = json.load(open(sys.argv[2]))["loss_curve"]
-worst = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b))
-print(f"max relative loss difference dasgd(d=0) vs local_sgd: {worst:.3g}")
-sys.exit(0 if len(a) == len(b) == 40 and worst < 1e-5 else 1)
-PY
+same_loss_curve "$WORK/d0.json" "$WORK/local.json" 40 1e-5 "dasgd(d=0) vs local_sgd" ||
+  fail "dasgd d=0 does not follow local_sgd"
 echo "executor_dasgd: ok"

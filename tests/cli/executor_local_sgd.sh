@@ -13,12 +13,6 @@ mpi2 --schedule local_sgd --tau 4 --steps 120 --check-consistency --verify --tar
 
 mpi2 --schedule sgd --steps 40 -o "$WORK/sgd.json" "${TASK[@]}" || fail "sgd run failed"
 mpi2 --schedule local_sgd --tau 1 --steps 40 -o "$WORK/tau1.json" "${TASK[@]}" || fail "local_sgd tau 1 failed"
-"$PY" - "$WORK/sgd.json" "$WORK/tau1.json" <<'PY' || fail "local_sgd tau=1 does not follow sgd"
-import json, sys
-a = json.load(open(sys.argv[1]))["loss_curve"]
-b = json.load(open(sys.argv[2]))["loss_curve"]
-worst = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b))
-print(f"max relative loss difference sgd vs local_sgd(tau=1): {worst:.3g}")
-sys.exit(0 if len(a) == len(b) == 40 and worst < 1e-4 else 1)
-PY
+same_loss_curve "$WORK/sgd.json" "$WORK/tau1.json" 40 1e-4 "sgd vs local_sgd(tau=1)" ||
+  fail "local_sgd tau=1 does not follow sgd"
 echo "executor_local_sgd: ok"

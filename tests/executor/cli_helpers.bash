@@ -14,3 +14,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 # A small, quick task every schedule learns within the step budget.
 TASK=(--features 64 --classes 10 --samples 4096 --noise 1.5 --hidden 64,64 --batch 32 --lr 0.1 --quiet)
+# same_loss_curve A.json B.json STEPS TOLERANCE LABEL: both runs have STEPS losses and the largest
+# relative difference between their loss curves is below TOLERANCE (printed, labelled LABEL).
+same_loss_curve() {
+  "$PY" - "$@" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["loss_curve"]
+b = json.load(open(sys.argv[2]))["loss_curve"]
+steps, tolerance, label = int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+worst = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b))
+print(f"max relative loss difference {label}: {worst:.3g}")
+sys.exit(0 if len(a) == len(b) == steps and worst < tolerance else 1)
+PY
+}
