@@ -188,6 +188,7 @@ int run(int argc, char** argv) {
   std::vector<double> mine;
   for (const auto& s : trained.steps)
     mine.insert(mine.end(), {s.loss, s.wall_s, s.compute_s, s.comm_s, s.exposed_s, s.wait_s});
+  mine.push_back(trained.drain_s);  // after the steps: unpack() reads only those
   std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int host_length = 0;
@@ -229,7 +230,10 @@ int run(int argc, char** argv) {
     run.buckets = trained.buckets;
     run.consistency_checks = trained.consistency_checks;
     std::vector<std::vector<StepRecord>> per_rank;
-    for (int r = 0; r < ranks; ++r) per_rank.push_back(unpack(all.data() + r * mine.size(), o.steps));
+    for (int r = 0; r < ranks; ++r) {
+      per_rank.push_back(unpack(all.data() + r * mine.size(), o.steps));
+      run.drain_s.push_back(all[(r + 1) * mine.size() - 1]);
+    }
     try {
       if (o.verify) {
         run.verify = verify_against_reference(o, widths, ranks, all_weights,

@@ -73,7 +73,8 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--target-window", o.target_window, "steps in the loss moving average")
       ->capture_default_str();
-  app.add_option("--warmup-steps", o.warmup_steps, "steps excluded from timing statistics")
+  app.add_option("--warmup-steps", o.warmup_steps,
+                 "steps excluded from timing statistics (rounded up to whole averaging periods)")
       ->capture_default_str();
   app.add_option("-o,--output", o.output, "result JSON (rank 0 writes it)")->capture_default_str();
   app.add_option("--csv", o.csv, "result rows as CSV (default: --output with .csv)");
@@ -150,6 +151,11 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   if (o.target_window < 1) bad("--target-window: expected an integer >= 1");
   if (o.warmup_steps < 0 || o.warmup_steps >= o.steps)
     bad(fmt::format("--warmup-steps: expected 0 <= warmup < steps ({}), got {}", o.steps, o.warmup_steps));
+  if (const SteadyWindow w = steady_window(o.schedule, o.steps, o.warmup_steps); w.count < 1)
+    bad(fmt::format(
+        "--steps: {} leaves no whole averaging period of {} steps to time after the warm-up "
+        "({} steps, rounded up to whole periods: {}); use --steps >= {}",
+        o.steps, sync_period(o.schedule), o.warmup_steps, w.first, w.first + sync_period(o.schedule)));
   if (o.output.empty()) bad("--output: expected a file name");
   if (o.baseline_throughput < 0) bad("--baseline-throughput: expected samples/s >= 0");
   if (o.blas_threads < 1) bad("--blas-threads: expected an integer >= 1");

@@ -15,4 +15,12 @@ const char* to_string(ScheduleKind kind) {
   return "?";
 }
 
+SteadyWindow steady_window(const Schedule& s, long steps, long warmup_steps) {
+  const long period = sync_period(s);
+  SteadyWindow w;
+  w.first = (warmup_steps + period - 1) / period * period;
+  w.count = steps > w.first ? (steps - w.first) / period * period : 0;
+  return w;
+}
+
 }  // namespace dasim::executor

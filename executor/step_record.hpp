@@ -26,6 +26,9 @@ struct TrainOutput {
   std::vector<std::vector<double>> forward_s, backward_s;  // [step][layer], only with --profile
   std::vector<Bucket> buckets;                             // sgd only
   int consistency_checks = 0;                              // steps whose weight hashes were compared
+  // dasgd: waiting for (and applying) an average still in flight after the last step. Not part of
+  // any step: the steady state has no end of run, and `dasim run` drains after its last iteration too.
+  double drain_s = 0;
 };
 
 }  // namespace dasim::executor

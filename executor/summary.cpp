@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 namespace dasim::executor {
@@ -55,10 +56,10 @@ std::vector<double> slowest_wall(const std::vector<std::vector<StepRecord>>& per
   return wall;
 }
 
-double steady_mean(const std::vector<double>& values, int warmup) {
+double steady_mean(const std::vector<double>& values, const SteadyWindow& window) {
   double sum = 0;
-  for (size_t k = warmup; k < values.size(); ++k) sum += values[k];
-  return sum / static_cast<double>(values.size() - warmup);
+  for (long k = window.first; k < window.first + window.count; ++k) sum += values[size_t(k)];
+  return sum / static_cast<double>(window.count);
 }
 
 }  // namespace
@@ -66,6 +67,10 @@ double steady_mean(const std::vector<double>& values, int warmup) {
 report::ResultRow make_result_row(const RunDescription& run,
                                   const std::vector<std::vector<StepRecord>>& per_rank) {
   const auto& o = run.options;
+  const SteadyWindow window =
+      steady_window(o.schedule, static_cast<long>(per_rank.front().size()), o.warmup_steps);
+  if (window.count < 1)
+    throw std::invalid_argument("no whole synchronisation period after the warm-up to time");
   report::ResultRow row;
   row.scenario = o.scenario;
   row.platform = platform_name(run.hosts);
@@ -77,7 +82,7 @@ report::ResultRow make_result_row(const RunDescription& run,
   row.nodes = static_cast<int>(std::set<std::string>(run.hosts.begin(), run.hosts.end()).size());
   row.gpus = run.ranks;
   row.batch_per_gpu = o.batch;
-  row.iter_time_s = steady_mean(slowest_wall(per_rank), o.warmup_steps);
+  row.iter_time_s = steady_mean(slowest_wall(per_rank), window);
   row.throughput_samples_s = static_cast<double>(o.batch) * run.ranks / row.iter_time_s;
   if (run.ranks == 1) {
     row.speedup = row.efficiency = 1.0;
@@ -85,17 +90,21 @@ report::ResultRow make_result_row(const RunDescription& run,
     row.speedup = row.throughput_samples_s / o.baseline_throughput;
     row.efficiency = row.speedup / run.ranks;
   }
-  row.compute_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::compute_s), o.warmup_steps);
-  row.comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::comm_s), o.warmup_steps);
-  row.exposed_comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::exposed_s), o.warmup_steps);
+  row.compute_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::compute_s), window);
+  row.comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::comm_s), window);
+  row.exposed_comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::exposed_s), window);
   row.source = "measured";
   row.calibration = "measured";
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
   const auto reached = steps_to_target(loss, o.target_loss, o.target_window);
-  const double wait_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::wait_s), o.warmup_steps);
-  row.extra = {{"steps_to_target", reached ? std::to_string(*reached) : ""},
-               {"final_loss", fmt::format("{:.6g}", loss.back())},
-               {"exposed_wait_s", fmt::format("{:.9g}", wait_s)}};
+  const double wait_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::wait_s), window);
+  row.extra = {
+      {"steps_to_target", reached ? std::to_string(*reached) : ""},
+      {"final_loss", fmt::format("{:.6g}", loss.back())},
+      {"exposed_wait_s", fmt::format("{:.9g}", wait_s)},
+      {"drain_s",
+       fmt::format("{:.9g}",
+                   run.drain_s.empty() ? 0.0 : *std::max_element(run.drain_s.begin(), run.drain_s.end()))}};
   return row;
 }
 
@@ -115,6 +124,8 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["lr"] = std::stod(fmt::format("{}", o.lr));  // the float as typed, not its binary expansion
   config["steps"] = o.steps;
   config["warmup_steps"] = o.warmup_steps;
+  const SteadyWindow window = steady_window(o.schedule, o.steps, o.warmup_steps);
+  config["timed_steps"] = {window.first + 1, window.first + window.count};  // 1-based, inclusive
   config["seed"] = o.seed;
   config["ranks"] = run.ranks;
   config["hosts"] = run.hosts;
@@ -162,6 +173,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
       for (const auto& s : per_rank[r]) series.push_back(s.*field);
       entry[name] = series;
     }
+    entry["drain_s"] = r < run.drain_s.size() ? run.drain_s[r] : 0.0;
     ranks.push_back(entry);
   }
   out["per_rank_steps"] = ranks;

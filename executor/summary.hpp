@@ -27,6 +27,7 @@ struct RunDescription {
   std::string dataset;
   std::vector<Bucket> buckets;
   int consistency_checks = 0;
+  std::vector<double> drain_s;    // per rank: the end-of-run wait for an average still in flight (dasgd)
   nlohmann::ordered_json verify;  // null unless --verify ran
 };
 
@@ -45,8 +46,10 @@ std::string model_name(const std::vector<int>& widths);
 // Distinct host names in rank order, joined with "+".
 std::string platform_name(const std::vector<std::string>& hosts);
 
-// Steady-state statistics (steps after warmup): iteration time is the mean over steps of the
-// slowest rank's step time; compute, comm and exposed are means over ranks and steps.
+// Steady-state statistics over steady_window() (whole synchronisation periods after the warm-up):
+// iteration time is the mean over steps of the slowest rank's step time; compute, comm and exposed
+// are means over ranks and steps. The end-of-run drain is not a step: extra `drain_s` (slowest rank).
+// Throws std::invalid_argument when the window is empty (options.cpp rejects such runs first).
 report::ResultRow make_result_row(const RunDescription& run,
                                   const std::vector<std::vector<StepRecord>>& per_rank);
 

@@ -117,12 +117,15 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
           due = k + sched.delay;
           if (sched.delay == 0) merge();
         }
-        if (pending && k == options.steps) merge();  // do not leave an average in flight at the end
       }
     }
     const double t_end = wall_now_s();
     const StepRecord rec = finish_step(loss, {t_start, t_end, clock.take(t_end), wait_s, mpi_call_s});
     out.steps.push_back(rec);
+    if (pending && k == options.steps) {  // do not leave an average in flight at the end
+      merge();
+      out.drain_s = wall_now_s() - t_end;
+    }
     if (!options.profile.empty()) {  // per-layer times are only kept for --profile
       out.forward_s.push_back(model.forward_times_s());
       out.backward_s.push_back(model.backward_times_s());

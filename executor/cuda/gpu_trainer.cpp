@@ -187,13 +187,17 @@ TrainOutput train_gpu(const TrainOptions& options, const std::vector<int>& width
           due = k + sched.delay;
           if (sched.delay == 0) merge();
         }
-        if (pending && k == options.steps) merge();
       }
     }
     cuda_check(cudaStreamSynchronize(model.stream()), "cudaStreamSynchronize (end of step)");
     const double t_end = wall_now_s();
     const StepRecord rec = finish_step(loss, {t_start, t_end, clock.take(t_end), wait_s, call_s});
     out.steps.push_back(rec);
+    if (pending && k == options.steps) {  // do not leave an average in flight at the end (not a step)
+      merge();
+      cuda_check(cudaStreamSynchronize(model.stream()), "cudaStreamSynchronize (end-of-run drain)");
+      out.drain_s = wall_now_s() - t_end;
+    }
     if (options.check_consistency) {
       check_weights_consistency(sched, k, options.steps, model.weights_to_host(), comm, ranks);
       ++out.consistency_checks;

@@ -12,6 +12,11 @@ for d in 1 2; do
   [ "$(json "$WORK/dasgd$d.json" "d['target']['reached'] and d['target']['steps'] <= 120")" = True ] \
     || fail "dasgd d=$d target not reached"
   [ "$(json "$WORK/dasgd$d.json" "d['results'][0]['delay']")" = $d ] || fail "delay column"
+  # Step 120 starts an average that is due after the run: the rank waits for it after its last
+  # step (drain_s, on every rank), outside the timed window: warm-up 5 -> 8 steps, then 28 periods.
+  [ "$(json "$WORK/dasgd$d.json" "all(r['drain_s'] > 0 for r in d['per_rank_steps'])")" = True ] \
+    || fail "dasgd d=$d: no end-of-run drain recorded"
+  [ "$(json "$WORK/dasgd$d.json" "d['config']['timed_steps']")" = "[9, 120]" ] || fail "timed steps"
 done
 # d = 0 degenerates to local SGD (ALGORITHMS.md): same loss curve and --check-consistency sees
 # identical weights right after every averaging.

@@ -45,25 +45,26 @@ TEST(Options, HelpIsNotAnError) {
 
 TEST(Options, RejectsEachClassOfBadArgument) {
   const std::vector<std::vector<std::string>> bad{
-      {"--schedule", "adam"},                                          // unknown schedule
-      {"--bogus"},                                                     // unknown flag
-      {"--steps", "abc"},                                              // not a number
-      {"--steps", "0"},                                                // out of range
-      {"--batch", "-1"},                                               // out of range
-      {"--lr", "0"},                                                   // out of range
-      {"--tau", "4"},                                                  // sgd takes no tau
-      {"--schedule", "local_sgd", "--delay", "1"},                     // local_sgd takes no delay
-      {"--schedule", "dasgd", "--tau", "2", "--delay", "3"},           // delay > tau
-      {"--schedule", "dasgd", "--tau", "0"},                           // tau < 1
-      {"--hidden", "32,x"},                                            // bad widths
-      {"--bucket", "lots"},                                            // bad size
-      {"--mnist-images", "a.idx"},                                     // labels missing
-      {"--mnist-images", "a", "--mnist-labels", "b", "--noise", "1"},  // synthetic flag ignored by MNIST
-      {"--warmup-steps", "10", "--steps", "10"},                       // nothing left to time
-      {"--classes", "1"},                                              // a single class
-      {"--device", "tpu"},                                             // unknown device
-      {"--device", "cuda", "--verify"},                                // reference is CPU-only
-      {"--comm-timeout", "0"},                                         // no time to communicate
+      {"--schedule", "adam"},                                               // unknown schedule
+      {"--bogus"},                                                          // unknown flag
+      {"--steps", "abc"},                                                   // not a number
+      {"--steps", "0"},                                                     // out of range
+      {"--batch", "-1"},                                                    // out of range
+      {"--lr", "0"},                                                        // out of range
+      {"--tau", "4"},                                                       // sgd takes no tau
+      {"--schedule", "local_sgd", "--delay", "1"},                          // local_sgd takes no delay
+      {"--schedule", "dasgd", "--tau", "2", "--delay", "3"},                // delay > tau
+      {"--schedule", "dasgd", "--tau", "0"},                                // tau < 1
+      {"--hidden", "32,x"},                                                 // bad widths
+      {"--bucket", "lots"},                                                 // bad size
+      {"--mnist-images", "a.idx"},                                          // labels missing
+      {"--mnist-images", "a", "--mnist-labels", "b", "--noise", "1"},       // synthetic flag ignored by MNIST
+      {"--warmup-steps", "10", "--steps", "10"},                            // nothing left to time
+      {"--schedule", "local_sgd", "--steps", "11", "--warmup-steps", "5"},  // warm-up 8 + no whole tau 4
+      {"--classes", "1"},                                                   // a single class
+      {"--device", "tpu"},                                                  // unknown device
+      {"--device", "cuda", "--verify"},                                     // reference is CPU-only
+      {"--comm-timeout", "0"},                                              // no time to communicate
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
 }

@@ -28,7 +28,7 @@ TEST(Summary, ResultRowFromTwoRanks) {
   run.options.warmup_steps = 1;
   run.options.target_loss = 1.5;
   run.options.target_window = 1;
-  run.options.schedule = {ScheduleKind::dasgd, 4, 2};
+  run.options.schedule = {ScheduleKind::dasgd, 1, 1};  // period 1: the window is steps 2 and 3
   run.options.baseline_throughput = 100;
   run.widths = {4, 3};
   run.ranks = 2;
@@ -43,7 +43,7 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_EQ(row.nodes, 1);
   EXPECT_EQ(row.gpus, 2);
   EXPECT_EQ(row.schedule, "dasgd");
-  EXPECT_EQ(row.delay, 2);
+  EXPECT_EQ(row.delay, 1);
   EXPECT_EQ(row.source, "measured");
   EXPECT_DOUBLE_EQ(row.iter_time_s, (0.2 + 0.3) / 2);     // slowest rank per step, step 1 excluded
   EXPECT_DOUBLE_EQ(row.throughput_samples_s, 20 / 0.25);  // 2 ranks x 10 samples per 0.25 s
@@ -54,6 +54,42 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
   EXPECT_EQ(row.extra[2].first, "exposed_wait_s");
   EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
+}
+
+TEST(Summary, SteadyWindowIsWholeSyncPeriodsAfterTheWarmUp) {
+  // sgd synchronises every step: the window starts right after the warm-up and runs to the end.
+  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).first, 5);
+  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).count, 55);
+  // tau 4: warm-up 5 -> 8 steps; 52 steps = 13 periods (steps 9..60), each with one averaging.
+  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).first, 8);
+  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).count, 52);
+  // 62 steps: the partial period 61..62 (no averaging) is trained but not timed.
+  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 62, 5).count, 52);
+  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 11, 5).count, 0);
+}
+
+TEST(Summary, ResultRowTimesWholePeriodsAndLeavesTheDrainOut) {
+  RunDescription run;
+  run.options.batch = 1;
+  run.options.warmup_steps = 1;
+  run.options.schedule = {ScheduleKind::dasgd, 2, 1};
+  run.widths = {4, 3};
+  run.ranks = 1;
+  run.hosts = {"a"};
+  run.drain_s = {0.5};
+  // Warm-up 1 -> 2 steps; steps 3..4 are one period; step 5 starts a period it cannot finish.
+  std::vector<std::vector<StepRecord>> per_rank{{{1, 9, 9, 0, 0, 0},
+                                                 {1, 9, 9, 0, 0, 0},
+                                                 {1, 0.1, 0.08, 0, 0.02, 0},
+                                                 {1, 0.3, 0.2, 0, 0.1, 0.05},
+                                                 {1, 7, 7, 0, 0, 0}}};
+  const auto row = make_result_row(run, per_rank);
+  EXPECT_DOUBLE_EQ(row.iter_time_s, (0.1 + 0.3) / 2);
+  EXPECT_DOUBLE_EQ(row.exposed_comm_s, (0.02 + 0.1) / 2);
+  EXPECT_EQ(row.extra[3].first, "drain_s");
+  EXPECT_DOUBLE_EQ(std::stod(row.extra[3].second), 0.5);
+  per_rank[0].resize(3);  // no whole period after the warm-up
+  EXPECT_THROW(make_result_row(run, per_rank), std::invalid_argument);
 }
 
 TEST(Summary, ProfileCountsFlopsPerSample) {
