@@ -14,10 +14,15 @@ enum class Algorithm { ring, tree, hierarchical };
 // fine:   every ring step (and every pipelined chunk) is its own message: O(P^2) events.
 enum class Granularity { coarse, fine };
 
-// async: a collective advances on its own while the rank computes (NCCL kernels and copy engines
-//        on a GPU). host: it advances only while the rank waits for it (MPI on CPU ranks, whose
-//        shared-memory copies and progress run on the rank's own core inside MPI_Test/MPI_Wait).
-enum class Progress { async, host };
+// async:  a collective advances on its own while the rank computes (NCCL kernels and copy engines
+//         on a GPU).
+// host:   it advances only while the rank waits for it (MPI on CPU ranks, whose shared-memory
+//         copies and progress run on the rank's own core inside MPI calls, when the rank makes no
+//         MPI call between starting and waiting).
+// polled: it starts when issued and advances as the rank polls it between layers (MPI_Test), so
+//         it runs while the rank computes, but its active time is paid on the rank's core: inside
+//         the wait when the rank waits for it, in the polls otherwise (charged at the wait).
+enum class Progress { async, host, polled };
 
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;

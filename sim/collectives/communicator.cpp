@@ -16,8 +16,11 @@ namespace sg4 = simgrid::s4u;
 
 namespace dasim::collectives {
 
-PendingCollective::PendingCollective(int parts, double started_at)
-    : parts_left_(parts), started_at_(started_at), done_(sg4::Semaphore::create(0)) {
+PendingCollective::PendingCollective(int parts, double started_at, std::shared_ptr<const double> all_started_at)
+    : parts_left_(parts),
+      started_at_(started_at),
+      all_started_at_(std::move(all_started_at)),
+      done_(sg4::Semaphore::create(0)) {
   if (parts_left_ == 0) {
     finished_ = true;
     finished_at_ = started_at;
@@ -89,7 +92,10 @@ std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, 
   if (instance->op != op || instance->bytes != bytes)
     throw std::logic_error(fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes",
                                        rank, call, to_string(op), bytes, to_string(instance->op), instance->bytes));
-  if (++instance->started == size()) open_.erase(it);  // every rank joined: its actors hold it now
+  if (++instance->started == size()) {  // every rank joined: its actors hold it now
+    *instance->all_started_at = sg4::Engine::get_clock();
+    open_.erase(it);
+  }
   return instance;
 }
 
@@ -103,7 +109,7 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
   const int p = size();
 
   auto launch = [&](int parts, std::vector<std::function<void(const PartContext&)>> bodies) {
-    auto pending = std::make_shared<PendingCollective>(parts, now);
+    auto pending = std::make_shared<PendingCollective>(parts, now, instance->all_started_at);
     for (auto& body : bodies)
       sg4::Actor::create("coll", host, [this, instance, rank, pending, body] {
         PartContext ctx{*instance, hosts_, options_, rank};

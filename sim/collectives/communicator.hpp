@@ -27,11 +27,15 @@ namespace dasim::collectives {
 
 class PendingCollective {
  public:
-  explicit PendingCollective(int parts, double started_at);
+  // all_started_at: when the last rank started it (null: this rank alone, at started_at).
+  PendingCollective(int parts, double started_at, std::shared_ptr<const double> all_started_at = nullptr);
   bool test() const { return finished_; }
   void wait();  // blocks the calling actor until this rank holds its result
   double started_at() const { return started_at_; }
   double finished_at() const { return finished_at_; }
+  // When every rank had started it, so it could run: [all_started_at, finished_at] is the time it
+  // was active (known once it has finished).
+  double all_started_at() const { return all_started_at_ ? *all_started_at_ : started_at_; }
 
   void part_done();  // called by this rank's helper actors
 
@@ -40,6 +44,7 @@ class PendingCollective {
   bool finished_ = false;
   double started_at_;
   double finished_at_ = -1;
+  std::shared_ptr<const double> all_started_at_;
   simgrid::s4u::SemaphorePtr done_;
 };
 using PendingCollectivePtr = std::shared_ptr<PendingCollective>;

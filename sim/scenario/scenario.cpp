@@ -150,9 +150,10 @@ Scenario load_scenario(const std::string& file) {
       if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
       sc.collective.ring_channels = static_cast<int>(*channels);
     }
-    sc.collective.progress = c.optional_choice("progress", {"async", "host"}).value_or("async") == "host"
-                                 ? collectives::Progress::host
-                                 : collectives::Progress::async;
+    const std::string progress = c.optional_choice("progress", {"async", "host", "polled"}).value_or("async");
+    sc.collective.progress = progress == "host"     ? collectives::Progress::host
+                             : progress == "polled" ? collectives::Progress::polled
+                                                    : collectives::Progress::async;
     c.finish();
   }
   if (auto it = top.optional_positive_integer("iterations")) {

@@ -187,3 +187,47 @@ TEST(Schedules, HostProgressExposesTheWholeAllreduce) {
 }
 
 }  // namespace
+
+namespace {
+
+// Polled collectives (MPI on CPU ranks that call MPI_Test between layers) start when issued and
+// cost each rank their active time on its own core, whether inside the final wait or inside the
+// polls before it. sgd's first 20e6-byte bucket, started 8 ms before the end of backward, is done
+// by then (2.8 ms) but its copies were paid in the polls; the second runs in the wait: the step
+// pays both, 2 x ring(8, 20e6).
+TEST(Schedules, PolledProgressPaysEachCollectiveOnce) {
+  auto sgd_polled = config(8, sgd(true, 10e6));
+  sgd_polled.collective.progress = collectives::Progress::polled;
+  auto s = simulate(sgd_polled);
+  EXPECT_NEAR(s.iter_time_s, kStep + 2 * ring(8, 20e6), 1e-3 * kStep);
+  EXPECT_NEAR(s.exposed_comm_s, 2 * ring(8, 20e6), 1e-3 * ring(8, 20e6));
+
+  auto dasgd = config(8, periodic(schedules::ScheduleKind::dasgd, 4, 1));
+  dasgd.collective.progress = collectives::Progress::polled;
+  auto r = simulate(dasgd);
+  EXPECT_NEAR(r.exposed_comm_s * 4, ring(8, kWeights), 1e-3 * ring(8, kWeights));
+  double expected = kStep + (kSnapshot + kApply + ring(8, kWeights)) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
+}
+
+// Ranks a little out of step: with 2% per-step jitter the ranks' lag after 4 steps is about
+// 0.02 x 24.2 ms x 2 x sqrt(2) = 1.4 ms (growing as sqrt(periods): about 6 ms over the 16 periods
+// simulated), far inside DaSGD's slack of one step minus the allreduce (24.2 - 3.2 = 21 ms). A
+// polled average started at k0 is then complete at every rank's merge, and each rank pays exactly
+// the allreduce per period. Host progress instead starts it at the merge, where every rank waits
+// for the slowest to arrive: more than the allreduce.
+TEST(Schedules, PolledDasgdAbsorbsSmallLagHostProgressDoesNot) {
+  auto c = config(2, periodic(schedules::ScheduleKind::dasgd, 4, 1));
+  c.jitter_stddev = 0.02;
+  c.seed = 3;
+  c.measured_iterations = 64;
+  c.collective.progress = collectives::Progress::polled;
+  const double allreduce = ring(2, kWeights);
+  auto polled = simulate(c);
+  EXPECT_NEAR(polled.exposed_comm_s * 4, allreduce, 1e-3 * allreduce);
+  c.collective.progress = collectives::Progress::host;
+  auto host = simulate(c);
+  EXPECT_GT(host.exposed_comm_s * 4, allreduce * 1.05);
+}
+
+}  // namespace
