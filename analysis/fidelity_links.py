@@ -52,33 +52,56 @@ def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=N
         "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
         "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
     if polls:
-        intervals, wait_after = polls
-        command += ["--poll-intervals", ",".join(f"{t:.6g}" for t in intervals),
-                    "--wait-after", f"{wait_after:.6g}"]
+        work, wait_after, free_steps = polls
+        command += ["--poll-intervals", ",".join(work), "--wait-after", f"{wait_after:.6g}",
+                    "--free-steps", str(free_steps)]
     return command
+
+
+def layer_work(layer, batch, backward):
+    """The bench's stand-in for one layer: its own sgemm calls (bench syntax MxNxK, '+'-joined)
+    when the profile gives its GEMM, else its profiled time as CPU-bound spin. A linear layer's
+    forward is [batch x n] = [batch x k][k x n]; its backward the weight gradient [n x k] =
+    [n x batch][batch x k] and, unless it is the first layer (backward FLOPs = forward FLOPs), the
+    input gradient [batch x k] = [batch x n][n x k]. The GEMMs bring the layers' cache and memory
+    traffic, which slows the peer's copies: a spin of the same length measured 0.2-0.5 ms less per
+    average at 19 MB here (docs/validation.md)."""
+    gemm = layer.get("gemm")
+    if not gemm:
+        return f"{layer['backward_time_s' if backward else 'forward_time_s']:.6g}"
+    m, n, k = batch * gemm.get("rows_per_sample", 1), gemm["n"], gemm["k"]
+    if not backward:
+        return f"{m}x{n}x{k}"
+    shapes = [f"{n}x{k}x{m}"]
+    if layer["backward_flops"] > 1.5 * layer["forward_flops"]:
+        shapes.append(f"{m}x{k}x{n}")
+    return "+".join(shapes)
 
 
 def poll_pattern(args, out, ranks, repeat):
     """How dasim-train drives a DaSGD snapshot average: an MPI_Test after every forward layer but
-    the last, after the loss (timed with the last layer) and after every backward layer, so 2L
-    polls per step for L layers, for d steps, with the update (and the next batch copy) between
-    steps, then the update and MPI_Wait at k0 + d. Returns (the work before each poll, the work
-    between the last poll and MPI_Wait) from this repeat's profile: its layer times in that order
-    (forward 1..L, backward L..1) and its update_time_s."""
+    the last, after the loss (with the last layer) and after every backward layer, so 2L polls per
+    step for L layers, for d steps, with the update (and the next batch copy) between steps, then
+    the update and MPI_Wait at k0 + d, then tau - d local steps before the next average, the
+    ranks free-running throughout (they drift apart and meet only inside the collectives). Returns
+    (the work before each poll in the bench's syntax: the layers' GEMMs forward 1..L, backward
+    L..1; the work between the last poll and MPI_Wait in seconds: the profiled update_time_s; the
+    local steps between averages) from this repeat's profile."""
     profiled = profile_ranks(args, ranks)
     if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
         profiled = min(profile_ranks(args, r) for r in args.ranks)
     with open(profile_path(out, profiled, repeat)) as f:
         profile = json.load(f)
-    layers = profile["layers"]
+    layers, batch = profile["layers"], profile["measured_batch"]
     update = profile.get("update_time_s", 0.0)
-    intervals = []
+    work = []
     for step in range(max(args.delay, 1)):
-        step_work = [l["forward_time_s"] for l in layers] + [l["backward_time_s"] for l in reversed(layers)]
-        if step > 0:
-            step_work[0] += update  # the previous step's update comes before this step's first poll
-        intervals += step_work
-    return intervals, update
+        step_work = ([layer_work(l, batch, False) for l in layers] +
+                     [layer_work(l, batch, True) for l in reversed(layers)])
+        if step > 0:  # the previous step's update comes before this step's first poll
+            step_work[0] = f"{update:.6g}+{step_work[0]}"
+        work += step_work
+    return work, update, max(args.tau - max(args.delay, 1), 0)
 
 
 def table_rows(text):
@@ -126,8 +149,8 @@ def fit_link(args, out, ranks, messages, call):
                     medians.setdefault(int(fields[0]), []).append(float(fields[1]))
     merged = os.path.join(out, f"allreduce_np{ranks}_{call[0]}_fitted.log")
     with open(merged, "w") as f:
-        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over {len(logs)} "
-                "measurements (the sweep, if any, and one per repeat)\n")
+        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over the measurements in "
+                f"{len(logs)} logs (the sweep, if any, and each repeat's launches)\n")
         f.write("# Size  Median Latency(us)\n")
         for size in sorted(medians):
             f.write(f"{size} {statistics.median(medians[size]):.3f}\n")

@@ -5,33 +5,90 @@
 //   # Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations
 // Each repetition starts after a barrier; its time is the slowest rank's, which is when the
 // collective is complete everywhere; --evict BYTES writes that much scratch memory before each one.
-// --poll-intervals S1,S2,... (with --nonblocking): S1 seconds of CPU-bound work, MPI_Test,
-// S2 seconds, MPI_Test, ..., then --wait-after seconds of work and MPI_Wait, reporting the mean
-// over ranks of the time inside MPI calls (a trainer's polls between layers: the intervals are its
-// layer times, the work after the last poll its optimizer update).
+// --poll-intervals W1,W2,... (with --nonblocking): work W1, MPI_Test, W2, MPI_Test, ..., then
+// --wait-after seconds of work and MPI_Wait, reporting the mean over ranks of the time inside MPI
+// calls (a trainer's polls between layers: the work items are its layers, the work after the last
+// poll its optimizer update). A work item is seconds of CPU-bound spin, or the layer's own sgemm
+// calls MxNxK (C[MxN] += A[MxK] B[KxN], one thread), or both joined by '+': 0.0016+64x2048x256.
+// --free-steps N: no barrier or eviction between repetitions; after each MPI_Wait, N more steps of
+// the same work without MPI calls (the local steps of a period), so the ranks drift as in training.
 // Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
 // so a full sweep stays within a minute.
 // `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
 #include "stats.hpp"
 
+#include <cblas.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+namespace {
+
+struct Gemm {
+  int m = 0, n = 0, k = 0;
+  std::unique_ptr<float[]> a, b, c;
+  void allocate() {  // small values: C accumulates over the repetitions without overflowing
+    a.reset(new float[size_t(m) * k]);
+    b.reset(new float[size_t(k) * n]);
+    c.reset(new float[size_t(m) * n]);
+    std::fill_n(a.get(), size_t(m) * k, 1e-3f);
+    std::fill_n(b.get(), size_t(k) * n, 1e-3f);
+    std::fill_n(c.get(), size_t(m) * n, 0.0f);
+  }
+};
+
+struct PollWork {
+  double spin_s = 0;
+  std::vector<Gemm> gemms;
+};
+
+// One work item: '+'-joined parts, each seconds of spin ("0.0059") or an sgemm shape MxNxK
+// ("64x2048x2048", sizes 1..65536), e.g. "0.0016+64x2048x256" (an update, then a layer).
+bool parse_poll_work(const std::string& item, PollWork& work) {
+  std::stringstream parts(item);
+  for (std::string part; std::getline(parts, part, '+');) {
+    if (part.find('x') == std::string::npos) {
+      char* end = nullptr;
+      const double seconds = std::strtod(part.c_str(), &end);
+      if (end == part.c_str() || *end != '\0' || !(seconds >= 0)) return false;
+      work.spin_s += seconds;
+      continue;
+    }
+    long dims[3] = {0, 0, 0};
+    const char* p = part.c_str();
+    for (int d = 0; d < 3; ++d) {
+      char* end = nullptr;
+      dims[d] = std::strtol(p, &end, 10);
+      if (end == p || dims[d] < 1 || dims[d] > 65536 || *end != (d < 2 ? 'x' : '\0')) return false;
+      p = end + (d < 2 ? 1 : 0);
+    }
+    Gemm g;
+    g.m = int(dims[0]);
+    g.n = int(dims[1]);
+    g.k = int(dims[2]);
+    work.gemms.push_back(std::move(g));
+  }
+  return !item.empty() && item.back() != '+';
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   long max_bytes = 1L << 26;
   int reps = 20, warmup = 5, large_reps = -1;
   long evict_bytes = 0;
-  std::vector<double> poll_intervals_s;
+  std::vector<PollWork> poll_work;
   double wait_after_s = 0;
+  int free_steps = 0;
   bool polls_ok = true;
   std::set<long> sizes;
   bool sizes_ok = true, nonblocking = false, in_place = false;
@@ -52,14 +109,17 @@ int main(int argc, char** argv) {
       reps = std::atoi(argv[i + 1]);
     } else if (flag == "--large-reps") {
       large_reps = std::atoi(argv[i + 1]);
-    } else if (flag == "--poll-intervals") {  // comma-separated seconds of work before each MPI_Test
+    } else if (flag == "--poll-intervals") {  // comma-separated work before each MPI_Test
       std::stringstream list(argv[i + 1]);
       for (std::string item; std::getline(list, item, ',');) {
-        char* end = nullptr;
-        const double seconds = std::strtod(item.c_str(), &end);
-        polls_ok = polls_ok && end != item.c_str() && *end == '\0' && seconds >= 0;
-        poll_intervals_s.push_back(seconds);
+        poll_work.emplace_back();
+        polls_ok = polls_ok && parse_poll_work(item, poll_work.back());
       }
+    } else if (flag == "--free-steps") {  // free-running: steps of the same work between averages
+      char* end = nullptr;
+      const long steps = std::strtol(argv[i + 1], &end, 10);
+      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && steps >= 0 && steps <= 1000;
+      free_steps = static_cast<int>(steps);
     } else if (flag == "--wait-after") {  // seconds of work between the last MPI_Test and MPI_Wait
       char* end = nullptr;
       wait_after_s = std::strtod(argv[i + 1], &end);
@@ -81,13 +141,14 @@ int main(int argc, char** argv) {
     }
   }
   // Polled: report each rank's own time inside MPI calls (mean over ranks), not completion.
-  const bool polled = !poll_intervals_s.empty() || wait_after_s > 0;
+  const bool polled = !poll_work.empty() || wait_after_s > 0 || free_steps > 0;
   if (max_bytes < 8 || reps < 1 || warmup < 0 || large_reps == 0 || large_reps < -1 || !sizes_ok ||
       evict_bytes < 0 || !polls_ok || (polled && !nonblocking)) {
     std::fprintf(stderr,
                  "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --large-reps >= 1, "
-                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals and "
-                 "--wait-after of seconds >= 0 (with --nonblocking)\n");
+                 "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals of "
+                 "seconds >= 0 or sgemm shapes MxNxK[+MxNxK...] of positive sizes, --wait-after of seconds "
+                 ">= 0, --free-steps 0..1000 (all with --nonblocking)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (large_reps < 0) large_reps = std::max(3, reps / 4);
@@ -98,12 +159,17 @@ int main(int argc, char** argv) {
   std::vector<float> send(static_cast<size_t>(*sizes.rbegin() / 4), 1.0f), recv(send.size(), 0.0f);
   if (rank == 0) {
     if (polled) {
-      double total_s = 0;
-      for (double t : poll_intervals_s) total_s += t;
+      double spin_s = 0;
+      size_t gemms = 0;
+      for (const auto& w : poll_work) {
+        spin_s += w.spin_s;
+        gemms += w.gemms.size();
+      }
       std::printf(
-          "# dasim MPI_Iallreduce polled %zu times over %.3f ms of work, then MPI_Wait after %.3f ms more: "
-          "time inside MPI calls (mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
-          poll_intervals_s.size(), total_s * 1e3, wait_after_s * 1e3, size);
+          "# dasim MPI_Iallreduce polled %zu times over %.3f ms of spin and %zu sgemm calls, then MPI_Wait "
+          "after %.3f ms more, %d free steps between averages: time inside MPI calls (mean over ranks), "
+          "MPI_FLOAT MPI_SUM, %d ranks\n",
+          poll_work.size(), spin_s * 1e3, gemms, wait_after_s * 1e3, free_steps, size);
     } else {
       std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
                   nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
@@ -117,14 +183,23 @@ int main(int argc, char** argv) {
   auto evict = [&] {
     if (!scratch.empty()) std::memset(scratch.data(), ++stamp, scratch.size());
   };
-  // Stand-in for the compute between two polls: busy on the core, not on memory. The layers it
-  // stands for are GEMMs working from the caches; a memory-streaming stand-in took the memory
-  // bandwidth the peer's copies need and made the polled average cost 7.2 and 4.0 ms on the two
-  // ranks at 19 MB, against 4.0-4.4 and 3.0-3.7 ms in dasim-train and 4.6 and 3.1 ms with this.
-  auto compute_for = [](double seconds) {
+  // The compute between two polls. Spin: busy on the core, not on memory (a memory-streaming
+  // stand-in took the bandwidth the peer's copies need: 7.2 and 4.0 ms on the two ranks at 19 MB
+  // against 4.0-4.4 and 3.0-3.7 ms in dasim-train). sgemm: the layers themselves, with their cache
+  // and memory traffic, which the spin lacks (3.2 ms per rank against dasim-train's 3.9 ms).
+  openblas_set_num_threads(1);  // one core per rank, as dasim-train runs by default
+  for (auto& w : poll_work)
+    for (auto& g : w.gemms) g.allocate();
+  auto spin_for = [](double seconds) {
     const double until = MPI_Wtime() + seconds;
     while (MPI_Wtime() < until) {
     }
+  };
+  auto compute = [&](PollWork& w) {
+    spin_for(w.spin_s);
+    for (auto& g : w.gemms)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g.m, g.n, g.k, 1.0f, g.a.get(), g.k, g.b.get(),
+                  g.n, 1.0f, g.c.get(), g.n);
   };
   // One allreduce; returns the time spent inside MPI calls. Blocking, or non-blocking with
   // an MPI_Test after each of --poll-intervals before the MPI_Wait, as a trainer that polls
@@ -139,14 +214,14 @@ int main(int argc, char** argv) {
     MPI_Request request = MPI_REQUEST_NULL;
     MPI_Iallreduce(source, recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
     double inside = MPI_Wtime() - start;
-    for (const double interval_s : poll_intervals_s) {
-      compute_for(interval_s);
+    for (auto& work : poll_work) {
+      compute(work);
       int done = 0;
       start = MPI_Wtime();
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
       inside += MPI_Wtime() - start;
     }
-    compute_for(wait_after_s);
+    spin_for(wait_after_s);
     start = MPI_Wtime();
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     return inside + MPI_Wtime() - start;
@@ -154,13 +229,25 @@ int main(int argc, char** argv) {
   for (const long bytes : sizes) {
     int count = static_cast<int>(bytes / 4);
     int n_reps = bytes >= (1L << 22) ? large_reps : reps;
-    for (int i = 0; i < warmup; ++i) allreduce(count);
+    // --free-steps: the ranks run on as a trainer does, each repetition followed by that many steps
+    // of the same work without MPI calls, and meet only inside the collectives, so they drift
+    // apart as their cores allow; otherwise every repetition starts from evicted caches together.
+    auto repetition = [&] {
+      if (free_steps == 0) {
+        evict();
+        MPI_Barrier(MPI_COMM_WORLD);
+      }
+      const double inside = allreduce(count);
+      for (int step = 0; step < free_steps; ++step) {
+        for (auto& work : poll_work) compute(work);
+        spin_for(wait_after_s);
+      }
+      return inside;
+    };
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < warmup; ++i) repetition();
     std::vector<double> local(static_cast<size_t>(n_reps)), across(local.size());
-    for (int r = 0; r < n_reps; ++r) {
-      evict();
-      MPI_Barrier(MPI_COMM_WORLD);
-      local[r] = allreduce(count);
-    }
+    for (int r = 0; r < n_reps; ++r) local[r] = repetition();
     // Blocking: the slowest rank's time, when the collective is complete everywhere. Polled: the
     // mean over ranks of the time each spent inside MPI, what the collective cost each rank's core.
     MPI_Reduce(local.data(), across.data(), n_reps, MPI_DOUBLE, polled ? MPI_SUM : MPI_MAX, 0,

@@ -57,10 +57,16 @@ for call in iallreduce-in-place allreduce-in-place; do
   grep -q '^340008 ' "$OUT/allreduce_np2_$call.log" || fail "allreduce_np2_$call.log has no 340008-byte row"
 done
 # dasgd's call is timed as dasim-train drives it: MPI_Test after each forward layer but the last,
-# after the loss and after each backward layer = 2 x 3 layers = 6 polls for delay 1.
+# after the loss and after each backward layer = 2 x 3 layers = 6 polls for delay 1, the work
+# between them the layers' own GEMMs: 3 forward, 3 weight gradients and 2 input gradients (not
+# for the first layer) = 8 sgemm calls, no spin.
 POLLED=$OUT/runs/allreduce_np2_iallreduce-polled_r0.log
 grep -q '^340008 ' "$POLLED" || fail "$POLLED has no 340008-byte row"
-grep -q '^# dasim MPI_Iallreduce polled 6 times over' "$POLLED" || fail "$POLLED header: $(head -1 "$POLLED")"
+# The ranks run free as in training: tau - d = 3 local steps between averages, no barrier.
+grep -q '^# dasim MPI_Iallreduce polled 6 times over 0.000 ms of spin and 8 sgemm calls, then MPI_Wait after [0-9.]* ms more, 3 free steps between averages' "$POLLED" ||
+  fail "$POLLED header: $(head -1 "$POLLED")"
+grep -q -- '--poll-intervals 32x256x64,32x256x256,32x10x256,10x256x32+32x256x10,256x256x32+32x256x256,256x64x32 ' \
+  "$OUT/commands.log" || fail "the polled bench's GEMM shapes are not the quick model's (batch 32, 64-256-256-10)"
 
 # The figure and the other documented outputs.
 for f in compare.png compare.csv measured.csv predicted.csv workload_np1.json workload_np2.json calibration.json \

@@ -2,8 +2,9 @@
 # dasim-mpi-allreduce-bench: the sweep holds the powers of two up to --max-bytes plus every --sizes
 # entry, ascending, each with the repetitions asked for (--large-reps from 4 MiB); the header names
 # the call timed (--nonblocking: MPI_Iallreduce + MPI_Wait; --poll-intervals: polled, with the
-# work summed); a size that is not whole floats, a poll interval that is not a number of seconds and
-# polls without --nonblocking are refused with exit 2 and a message naming the option.
+# spin summed and the sgemm calls counted); a size that is not whole floats, a poll work item that
+# is neither seconds nor MxNxK shapes, and polls without --nonblocking are refused with exit 2 and a
+# message naming the option.
 set -euo pipefail
 BENCH="$1/dasim-mpi-allreduce-bench"
 WORK=$(mktemp -d)
@@ -27,8 +28,15 @@ grep -q '^# dasim MPI_Allreduce latency test' "$WORK/table.txt" || fail "default
 
 mpi2 --max-bytes 64 --reps 2 --nonblocking --poll-intervals 0.001,0.0025 --wait-after 0.0005 >"$WORK/table.txt" 2>&1 ||
   fail "polled call failed: $(cat "$WORK/table.txt")"
-grep -q '^# dasim MPI_Iallreduce polled 2 times over 3.500 ms of work, then MPI_Wait after 0.500 ms more' "$WORK/table.txt" ||
+grep -q '^# dasim MPI_Iallreduce polled 2 times over 3.500 ms of spin and 0 sgemm calls, then MPI_Wait after 0.500 ms more' "$WORK/table.txt" ||
   fail "polled header: $(head -1 "$WORK/table.txt")"
+mpi2 --max-bytes 64 --reps 2 --nonblocking --poll-intervals 0.001+8x16x4,16x4x8+4x4x16 >"$WORK/table.txt" 2>&1 ||
+  fail "polled call with sgemm work failed: $(cat "$WORK/table.txt")"
+grep -q '^# dasim MPI_Iallreduce polled 2 times over 1.000 ms of spin and 3 sgemm calls' "$WORK/table.txt" ||
+  fail "sgemm polled header: $(head -1 "$WORK/table.txt")"
+mpi2 --max-bytes 64 --reps 3 --nonblocking --poll-intervals 8x8x8 --free-steps 2 >"$WORK/table.txt" 2>&1 ||
+  fail "free-running polled call failed: $(cat "$WORK/table.txt")"
+grep -q ', 2 free steps between averages' "$WORK/table.txt" || fail "free-steps header: $(head -1 "$WORK/table.txt")"
 
 expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
   local pattern=$1 status=0
@@ -39,7 +47,12 @@ expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
   [[ ! -s $WORK/out.txt ]] || fail "$*: wrote a table"
 }
 expect_refused '--sizes of multiples of 4 bytes' --sizes 6
-expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --poll-intervals 0.001
-expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --nonblocking --poll-intervals 1ms
-expect_refused '--wait-after of seconds >= 0 (with --nonblocking)' --nonblocking --wait-after -1
+expect_refused '(all with --nonblocking)' --poll-intervals 0.001
+expect_refused '--poll-intervals of seconds >= 0 or sgemm shapes' --nonblocking --poll-intervals 1ms
+for shape in 64x8 0x8x8 8x8x8x 8x8x8+ +8x8x8; do
+  expect_refused '--poll-intervals of seconds >= 0 or sgemm shapes' --nonblocking --poll-intervals "$shape"
+done
+expect_refused '--wait-after of seconds >= 0' --nonblocking --wait-after -1
+expect_refused '--free-steps 0..1000' --nonblocking --free-steps -1
+expect_refused '(all with --nonblocking)' --free-steps 2
 echo "mpi_allreduce_bench: ok"
