@@ -10,7 +10,8 @@ Runs, in order (every step's command and output lands in OUT):
      a. `dasim-train --profile` of the model at each rank count (all ranks training;
         --profile-at 1 profiles one rank alone)          -> OUT/runs/workload_npN_rR.json
      b. each call timed again at the message sizes, the DaSGD one polled as the executor polls it
-        (a poll after each of a.'s layer times, its update before the wait)
+        (a poll after each of a.'s layers, run as their own GEMMs, its update before the wait,
+        tau - d local steps between averages, ranks free-running; launched 3 times)
                                                           -> OUT/runs/allreduce_npN_CALL_rR.log
      c. the executor for every rank count and schedule  -> OUT/runs/SCHEDULE_npN_rR.json
   4. per call, `dasim fit-links` on the per-size medians of 2. and 3b., around the messages only
@@ -21,7 +22,7 @@ Runs, in order (every step's command and output lands in OUT):
      how far the ranks drift apart between two synchronisations of the schedule, from the
      profile runs' per-rank steps (rank_jitter), as the scenario's jitter.stddev
   6. `dasim run` of a generated scenario per rank count and schedule with the identical
-     configuration and the platform of the schedule's MPI call
+     configuration, the platform of the schedule's MPI call and collective.progress = polled
                                                           -> OUT/scenario_npN_SCHEDULE.json,
                                                              OUT/sim_npN_SCHEDULE/,
                                                              OUT/predicted.csv (all rows)
