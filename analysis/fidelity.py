@@ -11,7 +11,7 @@ Runs, in order (every step's command and output lands in OUT):
         --profile-at 1 profiles one rank alone)          -> OUT/runs/workload_npN_rR.json
      b. each call timed again at the message sizes, the DaSGD one polled as the executor polls it
         (a poll after each of a.'s layers, run as their own GEMMs, its update before the wait,
-        tau - d local steps between averages, ranks free-running; launched 3 times)
+        tau - d local steps between averages, ranks free-running; launched POLLED_LAUNCHES times)
                                                           -> OUT/runs/allreduce_npN_CALL_rR.log
      c. the executor for every rank count and schedule  -> OUT/runs/SCHEDULE_npN_rR.json
   4. per call, `dasim fit-links` on the per-size medians of 2. and 3b., around the messages only
@@ -22,7 +22,8 @@ Runs, in order (every step's command and output lands in OUT):
      how far the ranks drift apart between two synchronisations of the schedule, from the
      profile runs' per-rank steps (rank_jitter), as the scenario's jitter.stddev
   6. `dasim run` of a generated scenario per rank count and schedule with the identical
-     configuration, the platform of the schedule's MPI call and collective.progress = polled
+     configuration, the platform of the schedule's MPI call and collective.progress = --progress
+     (default polled)
                                                           -> OUT/scenario_npN_SCHEDULE.json,
                                                              OUT/sim_npN_SCHEDULE/,
                                                              OUT/predicted.csv (all rows)
@@ -75,9 +76,10 @@ TARGET_EXPOSED_ERROR_PCT = 10.0
 # forward + backward per step at batch 64 on one core here, and a 19 MB allreduce that takes
 # 10-20 ms over shared memory: both halves of the model are exercised. The quick model runs
 # in a fraction of a second per configuration (pipeline check only).
-# The polled bench's result moves by up to +-8% from one mpirun to the next (3.4-4.1 ms at 19 MB
-# within minutes here: where the ranks' pages and cores land), more than between repetitions
-# within one: each repeat launches it this many times and the fit takes the median over all.
+# The polled bench's result moves by 10-15% from one mpirun to the next (3.3-4.8 ms at 19 MB
+# within minutes here: where the ranks' pages and cores land, and whether one rank falls behind),
+# more than between repetitions within one: each repeat launches it this many times (once with
+# --quick) and the fit takes the median over all.
 POLLED_LAUNCHES = 3
 
 FULL = {"features": 256, "hidden": "2048,2048", "batch": 64, "steps": 60, "warmup": 5,
@@ -135,8 +137,12 @@ def parse_args():
             setattr(args, key, base[key])
     args.warmup = base["warmup"]
     args.sim_iterations = base["sim_iterations"]
-    if args.repeats < 1 or args.steps <= args.warmup:
-        fail("--repeats must be >= 1 and --steps larger than the warm-up")
+    # dasim-train times whole synchronisation periods after the warm-up rounded up to whole ones.
+    period = args.tau if any(s != "sgd" for s in args.schedule_list) else 1
+    timed_from = -(-args.warmup // period) * period
+    if args.repeats < 1 or args.steps < timed_from + period:
+        fail(f"--repeats must be >= 1 and --steps at least {timed_from + period} (the warm-up of "
+             f"{args.warmup} steps rounded up to whole periods of {period}, plus one period)")
     return args
 
 

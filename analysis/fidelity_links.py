@@ -52,9 +52,9 @@ def bench_command(args, ranks, call, max_bytes, sizes, reps, large_reps, polls=N
         "--sizes", ",".join(str(b) for b in sizes), "--reps", str(reps), "--large-reps", str(large_reps),
         "--warmup", "3", "--evict", str(eviction_bytes())] + list(call[1])
     if polls:
-        work, wait_after, free_steps = polls
+        work, wait_after, free_steps, step_items = polls
         command += ["--poll-intervals", ",".join(work), "--wait-after", f"{wait_after:.6g}",
-                    "--free-steps", str(free_steps)]
+                    "--free-steps", str(free_steps), "--step-items", str(step_items)]
     return command
 
 
@@ -86,7 +86,7 @@ def poll_pattern(args, out, ranks, repeat):
     ranks free-running throughout (they drift apart and meet only inside the collectives). Returns
     (the work before each poll in the bench's syntax: the layers' GEMMs forward 1..L, backward
     L..1; the work between the last poll and MPI_Wait in seconds: the profiled update_time_s; the
-    local steps between averages) from this repeat's profile."""
+    local steps between averages; the work items of one step, 2L) from this repeat's profile."""
     profiled = profile_ranks(args, ranks)
     if not os.path.exists(profile_path(out, profiled, repeat)):  # --np 1: only 1 rank profiled
         profiled = min(profile_ranks(args, r) for r in args.ranks)
@@ -101,7 +101,7 @@ def poll_pattern(args, out, ranks, repeat):
         if step > 0:  # the previous step's update comes before this step's first poll
             step_work[0] = f"{update:.6g}+{step_work[0]}"
         work += step_work
-    return work, update, max(args.tau - max(args.delay, 1), 0)
+    return work, update, max(args.tau - max(args.delay, 1), 0), 2 * len(layers)
 
 
 def table_rows(text):

@@ -10,8 +10,10 @@
 // calls (a trainer's polls between layers: the work items are its layers, the work after the last
 // poll its optimizer update). A work item is seconds of CPU-bound spin, or the layer's own sgemm
 // calls MxNxK (C[MxN] += A[MxK] B[KxN], one thread), or both joined by '+': 0.0016+64x2048x256.
-// --free-steps N: no barrier or eviction between repetitions; after each MPI_Wait, N more steps of
-// the same work without MPI calls (the local steps of a period), so the ranks drift as in training.
+// --free-steps N: no barrier or eviction between repetitions; after each MPI_Wait, N more steps
+// without MPI calls (the local steps of a period), so the ranks drift as in training. A step is the
+// first --step-items work items (default all) and the --wait-after work: with d polled steps in
+// --poll-intervals, --step-items is one step's share of them.
 // Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
 // so a full sweep stays within a minute.
 // `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
@@ -21,10 +23,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <set>
 #include <sstream>
 #include <string>
@@ -58,13 +63,14 @@ bool parse_poll_work(const std::string& item, PollWork& work) {
     if (part.find('x') == std::string::npos) {
       char* end = nullptr;
       const double seconds = std::strtod(part.c_str(), &end);
-      if (end == part.c_str() || *end != '\0' || !(seconds >= 0)) return false;
+      if (end == part.c_str() || *end != '\0' || !(seconds >= 0) || !std::isfinite(seconds)) return false;
       work.spin_s += seconds;
       continue;
     }
     long dims[3] = {0, 0, 0};
     const char* p = part.c_str();
     for (int d = 0; d < 3; ++d) {
+      if (!std::isdigit(static_cast<unsigned char>(*p))) return false;  // strtol would take " +8"
       char* end = nullptr;
       dims[d] = std::strtol(p, &end, 10);
       if (end == p || dims[d] < 1 || dims[d] > 65536 || *end != (d < 2 ? 'x' : '\0')) return false;
@@ -88,7 +94,7 @@ int main(int argc, char** argv) {
   long evict_bytes = 0;
   std::vector<PollWork> poll_work;
   double wait_after_s = 0;
-  int free_steps = 0;
+  int free_steps = 0, step_items = 0;
   bool polls_ok = true;
   std::set<long> sizes;
   bool sizes_ok = true, nonblocking = false, in_place = false;
@@ -110,16 +116,23 @@ int main(int argc, char** argv) {
     } else if (flag == "--large-reps") {
       large_reps = std::atoi(argv[i + 1]);
     } else if (flag == "--poll-intervals") {  // comma-separated work before each MPI_Test
-      std::stringstream list(argv[i + 1]);
+      const std::string text = argv[i + 1];
+      std::stringstream list(text);
       for (std::string item; std::getline(list, item, ',');) {
         poll_work.emplace_back();
         polls_ok = polls_ok && parse_poll_work(item, poll_work.back());
       }
+      polls_ok = polls_ok && !text.empty() && text.back() != ',';  // getline drops a last empty item
     } else if (flag == "--free-steps") {  // free-running: steps of the same work between averages
       char* end = nullptr;
       const long steps = std::strtol(argv[i + 1], &end, 10);
       polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && steps >= 0 && steps <= 1000;
       free_steps = static_cast<int>(steps);
+    } else if (flag == "--step-items") {  // how many --poll-intervals items make one step
+      char* end = nullptr;
+      const long items = std::strtol(argv[i + 1], &end, 10);
+      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && items >= 1;
+      step_items = static_cast<int>(std::min(items, 1000000L));
     } else if (flag == "--wait-after") {  // seconds of work between the last MPI_Test and MPI_Wait
       char* end = nullptr;
       wait_after_s = std::strtod(argv[i + 1], &end);
@@ -141,14 +154,14 @@ int main(int argc, char** argv) {
     }
   }
   // Polled: report each rank's own time inside MPI calls (mean over ranks), not completion.
-  const bool polled = !poll_work.empty() || wait_after_s > 0 || free_steps > 0;
+  const bool polled = !poll_work.empty() || wait_after_s > 0 || free_steps > 0 || step_items > 0;
   if (max_bytes < 8 || reps < 1 || warmup < 0 || large_reps == 0 || large_reps < -1 || !sizes_ok ||
       evict_bytes < 0 || !polls_ok || (polled && !nonblocking)) {
     std::fprintf(stderr,
                  "dasim-mpi-allreduce-bench: need --max-bytes >= 8, --reps >= 1, --large-reps >= 1, "
                  "--warmup >= 0, --evict >= 0, --sizes of multiples of 4 bytes, --poll-intervals of "
                  "seconds >= 0 or sgemm shapes MxNxK[+MxNxK...] of positive sizes, --wait-after of seconds "
-                 ">= 0, --free-steps 0..1000 (all with --nonblocking)\n");
+                 ">= 0, --free-steps 0..1000, --step-items >= 1 (all with --nonblocking)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (large_reps < 0) large_reps = std::max(3, reps / 4);
@@ -157,6 +170,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<float> send(static_cast<size_t>(*sizes.rbegin() / 4), 1.0f), recv(send.size(), 0.0f);
+  // One local step of --free-steps: the first --step-items work items (all by default).
+  const size_t one_step = step_items > 0 ? std::min(size_t(step_items), poll_work.size()) : poll_work.size();
   if (rank == 0) {
     if (polled) {
       double spin_s = 0;
@@ -167,9 +182,9 @@ int main(int argc, char** argv) {
       }
       std::printf(
           "# dasim MPI_Iallreduce polled %zu times over %.3f ms of spin and %zu sgemm calls, then MPI_Wait "
-          "after %.3f ms more, %d free steps between averages: time inside MPI calls (mean over ranks), "
-          "MPI_FLOAT MPI_SUM, %d ranks\n",
-          poll_work.size(), spin_s * 1e3, gemms, wait_after_s * 1e3, free_steps, size);
+          "after %.3f ms more, %d free steps of %zu work items between averages: time inside MPI calls "
+          "(mean over ranks), MPI_FLOAT MPI_SUM, %d ranks\n",
+          poll_work.size(), spin_s * 1e3, gemms, wait_after_s * 1e3, free_steps, one_step, size);
     } else {
       std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
                   nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
@@ -188,8 +203,14 @@ int main(int argc, char** argv) {
   // against 4.0-4.4 and 3.0-3.7 ms in dasim-train). sgemm: the layers themselves, with their cache
   // and memory traffic, which the spin lacks (3.2 ms per rank against dasim-train's 3.9 ms).
   openblas_set_num_threads(1);  // one core per rank, as dasim-train runs by default
-  for (auto& w : poll_work)
-    for (auto& g : w.gemms) g.allocate();
+  try {
+    for (auto& w : poll_work)
+      for (auto& g : w.gemms) g.allocate();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "dasim-mpi-allreduce-bench: --poll-intervals: not enough memory for the sgemm operands\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   auto spin_for = [](double seconds) {
     const double until = MPI_Wtime() + seconds;
     while (MPI_Wtime() < until) {
@@ -229,6 +250,7 @@ int main(int argc, char** argv) {
   for (const long bytes : sizes) {
     int count = static_cast<int>(bytes / 4);
     int n_reps = bytes >= (1L << 22) ? large_reps : reps;
+    step_items > 0 ? std::min(size_t(step_items), poll_work.size()) : poll_work.size();
     // --free-steps: the ranks run on as a trainer does, each repetition followed by that many steps
     // of the same work without MPI calls, and meet only inside the collectives, so they drift
     // apart as their cores allow; otherwise every repetition starts from evicted caches together.
@@ -238,8 +260,8 @@ int main(int argc, char** argv) {
         MPI_Barrier(MPI_COMM_WORLD);
       }
       const double inside = allreduce(count);
-      for (int step = 0; step < free_steps; ++step) {
-        for (auto& work : poll_work) compute(work);
+      for (int step = 0; step < free_steps; ++step) {  // one step: the first --step-items items
+        for (size_t w = 0; w < one_step; ++w) compute(poll_work[w]);
         spin_for(wait_after_s);
       }
       return inside;

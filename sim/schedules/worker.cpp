@@ -53,9 +53,11 @@ void Worker::wait(const AllreducePtr& allreduce) {
   if (comm_.options().progress == collectives::Progress::polled) {
     // The rank's core did the copies and reductions of the collective's active time: the part
     // that overlapped the wait inside it, the rest inside the polls between layers, paid here.
-    const double active_from = pending.all_started_at(), active_to = pending.finished_at();
+    // Active time another collective in flight already paid for is not paid twice.
+    const double active_from = std::max(pending.all_started_at(), polled_until_), active_to = pending.finished_at();
+    polled_until_ = std::max(polled_until_, active_to);
     const double in_wait = std::max(0.0, active_to - std::max(begin, active_from));
-    const double in_polls = (active_to - active_from) - in_wait;
+    const double in_polls = std::max(0.0, active_to - active_from) - in_wait;
     if (in_polls > 0) {
       const double polls_begin = now();
       sg4::this_actor::sleep_for(in_polls);

@@ -49,6 +49,9 @@ class Worker {
   collectives::Communicator& comm_;
   WorkerRecord& record_;
   std::mt19937_64 rng_;
+  // polled progress: the end of the collectives' active time this rank has already paid for, so
+  // collectives in flight together (sharing the links, each stretched) are paid once per instant.
+  double polled_until_ = 0;
   double step_factor_ = 1;
   int iteration_ = 0;
 };

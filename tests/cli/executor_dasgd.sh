@@ -16,6 +16,9 @@ for d in 1 2; do
   # step (drain_s, on every rank), outside the timed window: warm-up 5 -> 8 steps, then 28 periods.
   [ "$(json "$WORK/dasgd$d.json" "all(r['drain_s'] > 0 for r in d['per_rank_steps'])")" = True ] \
     || fail "dasgd d=$d: no end-of-run drain recorded"
+  # ... and not also inside step 120: that step started the average and did not wait for it.
+  [ "$(json "$WORK/dasgd$d.json" "all(r['wait_s'][-1] == 0 for r in d['per_rank_steps'])")" = True ] \
+    || fail "dasgd d=$d: the last step still holds a wait"
   [ "$(json "$WORK/dasgd$d.json" "d['config']['timed_steps']")" = "[9, 120]" ] || fail "timed steps"
 done
 # d = 0 degenerates to local SGD (ALGORITHMS.md): same loss curve and --check-consistency sees
@@ -25,4 +28,8 @@ mpi2 --schedule dasgd --tau 4 --delay 0 --steps 40 --check-consistency -o "$WORK
 mpi2 --schedule local_sgd --tau 4 --steps 40 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
 same_loss_curve "$WORK/d0.json" "$WORK/local.json" 40 1e-5 "dasgd(d=0) vs local_sgd" ||
   fail "dasgd d=0 does not follow local_sgd"
+# Nothing is left in flight after the last step of d = 0 or of local SGD: no drain.
+for f in d0 local; do
+  [ "$(json "$WORK/$f.json" "all(r['drain_s'] == 0 for r in d['per_rank_steps'])")" = True ] || fail "$f: drain_s"
+done
 echo "executor_dasgd: ok"

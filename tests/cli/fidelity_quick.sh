@@ -63,7 +63,7 @@ done
 POLLED=$OUT/runs/allreduce_np2_iallreduce-polled_r0.log
 grep -q '^340008 ' "$POLLED" || fail "$POLLED has no 340008-byte row"
 # The ranks run free as in training: tau - d = 3 local steps between averages, no barrier.
-grep -q '^# dasim MPI_Iallreduce polled 6 times over 0.000 ms of spin and 8 sgemm calls, then MPI_Wait after [0-9.]* ms more, 3 free steps between averages' "$POLLED" ||
+grep -q '^# dasim MPI_Iallreduce polled 6 times over 0.000 ms of spin and 8 sgemm calls, then MPI_Wait after [0-9.]* ms more, 3 free steps of 6 work items between averages' "$POLLED" ||
   fail "$POLLED header: $(head -1 "$POLLED")"
 grep -q -- '--poll-intervals 32x256x64,32x256x256,32x10x256,10x256x32+32x256x10,256x256x32+32x256x256,256x64x32 ' \
   "$OUT/commands.log" || fail "the polled bench's GEMM shapes are not the quick model's (batch 32, 64-256-256-10)"

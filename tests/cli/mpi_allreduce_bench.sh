@@ -36,7 +36,11 @@ grep -q '^# dasim MPI_Iallreduce polled 2 times over 1.000 ms of spin and 3 sgem
   fail "sgemm polled header: $(head -1 "$WORK/table.txt")"
 mpi2 --max-bytes 64 --reps 3 --nonblocking --poll-intervals 8x8x8 --free-steps 2 >"$WORK/table.txt" 2>&1 ||
   fail "free-running polled call failed: $(cat "$WORK/table.txt")"
-grep -q ', 2 free steps between averages' "$WORK/table.txt" || fail "free-steps header: $(head -1 "$WORK/table.txt")"
+grep -q ', 2 free steps of 1 work items between averages' "$WORK/table.txt" || fail "free-steps header: $(head -1 "$WORK/table.txt")"
+mpi2 --max-bytes 64 --reps 3 --nonblocking --poll-intervals 8x8x8,8x8x8,0.001+8x8x8,8x8x8 --step-items 2 \
+  --free-steps 1 >"$WORK/table.txt" 2>&1 || fail "free-running call with --step-items failed: $(cat "$WORK/table.txt")"
+grep -q 'polled 4 times over 1.000 ms of spin and 4 sgemm calls, then MPI_Wait after 0.000 ms more, 1 free steps of 2 work items' \
+  "$WORK/table.txt" || fail "--step-items header: $(head -1 "$WORK/table.txt")"
 
 expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
   local pattern=$1 status=0
@@ -49,10 +53,11 @@ expect_refused() {  # PATTERN ARGS...: exit 2, PATTERN in the message, no table
 expect_refused '--sizes of multiples of 4 bytes' --sizes 6
 expect_refused '(all with --nonblocking)' --poll-intervals 0.001
 expect_refused '--poll-intervals of seconds >= 0 or sgemm shapes' --nonblocking --poll-intervals 1ms
-for shape in 64x8 0x8x8 8x8x8x 8x8x8+ +8x8x8; do
+for shape in 64x8 0x8x8 8x8x8x 8x8x8+ +8x8x8 8x+8x8 "8x 8x8" 8x8x8, inf 1e999; do
   expect_refused '--poll-intervals of seconds >= 0 or sgemm shapes' --nonblocking --poll-intervals "$shape"
 done
 expect_refused '--wait-after of seconds >= 0' --nonblocking --wait-after -1
 expect_refused '--free-steps 0..1000' --nonblocking --free-steps -1
+expect_refused '--step-items >= 1' --nonblocking --free-steps 1 --step-items 0
 expect_refused '(all with --nonblocking)' --free-steps 2
 echo "mpi_allreduce_bench: ok"

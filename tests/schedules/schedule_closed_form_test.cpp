@@ -204,6 +204,30 @@ TEST(Schedules, PolledProgressPaysEachCollectiveOnce) {
   auto s = simulate(sgd_polled);
   EXPECT_NEAR(s.iter_time_s, kStep + 2 * ring(8, 20e6), 1e-3 * kStep);
   EXPECT_NEAR(s.exposed_comm_s, 2 * ring(8, 20e6), 1e-3 * ring(8, 20e6));
+
+  // Without overlap both buckets start after backward and share the links: each one's active
+  // time stretches to the whole 40e6-byte allreduce, which the rank pays once, not twice.
+  auto together = config(8, sgd(false, 10e6));
+  together.collective.progress = collectives::Progress::polled;
+  auto t = simulate(together);
+  EXPECT_NEAR(t.iter_time_s, kStep + ring(8, kWeights), 2e-3 * kStep);
+}
+
+// A rank 1.5x slower throughout: the fast rank waits at each merge for the average the slow
+// rank starts late, so the cluster moves at the slow rank's period P = 1.5 x (4 steps + snapshot
+// + apply) + the allreduce A (its own copies, paid in its polls). Every second of the fast rank's
+// period that is not its compute C = 4 steps + snapshot + apply is waiting or polls: exposed per
+// iteration, mean of the 2 ranks, = (A + P - C) / 8.
+TEST(Schedules, PolledDasgdWithAStragglerMovesAtItsPace) {
+  auto c = config(2, periodic(schedules::ScheduleKind::dasgd, 4, 1));
+  c.slowdown_by_rank[1] = 1.5;
+  c.warmup_iterations = 8;  // the first merge, before the lead has built up, waits less
+  c.collective.progress = collectives::Progress::polled;
+  auto r = simulate(c);
+  const double allreduce = ring(2, kWeights), own = 4 * kStep + kSnapshot + kApply;
+  const double period = 1.5 * own + allreduce;
+  EXPECT_NEAR(r.iter_time_s, period / 4, 1e-3 * period / 4);
+  EXPECT_NEAR(r.exposed_comm_s, (allreduce + period - own) / 8, 1e-3 * period / 8);
 }
 
 // Ranks a little out of step: with 2% per-step jitter the ranks' lag after 4 steps is about
