@@ -14,6 +14,8 @@
 // without MPI calls (the local steps of a period), so the ranks drift as in training. A step is the
 // first --step-items work items (default all) and the --wait-after work: with d polled steps in
 // --poll-intervals, --step-items is one step's share of them.
+// --mean: the second column is the mean over the repetitions (OSU's "Avg Latency"), not the
+// median: what a trainer's mean step time accumulates, its slow repetitions included.
 // Messages of 4 MiB and more get --large-reps repetitions (default a quarter of --reps, at least 3)
 // so a full sweep stays within a minute.
 // `dasim calibrate --device cpu` runs it under mpirun and `dasim fit-links` reads the same table.
@@ -97,11 +99,11 @@ int main(int argc, char** argv) {
   int free_steps = 0, step_items = 0;
   bool polls_ok = true;
   std::set<long> sizes;
-  bool sizes_ok = true, nonblocking = false, in_place = false;
+  bool sizes_ok = true, nonblocking = false, in_place = false, mean = false;
   for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];
-    if (flag == "--nonblocking" || flag == "--in-place") {  // flags without a value
-      (flag == "--nonblocking" ? nonblocking : in_place) = true;
+    if (flag == "--nonblocking" || flag == "--in-place" || flag == "--mean") {  // flags without a value
+      (flag == "--nonblocking" ? nonblocking : flag == "--in-place" ? in_place : mean) = true;
       --i;
       continue;
     }
@@ -189,7 +191,8 @@ int main(int argc, char** argv) {
       std::printf("# dasim %s latency test, MPI_FLOAT MPI_SUM, %d ranks\n",
                   nonblocking ? "MPI_Iallreduce + MPI_Wait" : "MPI_Allreduce", size);
     }
-    std::printf("# Size  Median Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations\n");
+    std::printf("# Size  %s Latency(us)  Min Latency(us)  Max Latency(us)  Stddev(us)  Iterations\n",
+                mean ? "Avg" : "Median");
   }
   // A training step's compute evicts the gradients from the caches before they are averaged;
   // writing --evict bytes of scratch before each repetition does the same to the message buffers.
@@ -278,7 +281,10 @@ int main(int argc, char** argv) {
       for (double& t : across) t /= size;
     if (rank == 0) {
       dasim::kernels::Stats s = dasim::kernels::summarize(across);
-      std::printf("%ld %.3f %.3f %.3f %.3f %d\n", bytes, s.median_s * 1e6, s.min_s * 1e6, s.max_s * 1e6,
+      double sum = 0;
+      for (double t : across) sum += t;
+      std::printf("%ld %.3f %.3f %.3f %.3f %d\n", bytes,
+                  (mean ? sum / double(across.size()) : s.median_s) * 1e6, s.min_s * 1e6, s.max_s * 1e6,
                   s.stddev_s * 1e6, s.reps);
     }
   }

@@ -23,6 +23,11 @@ reps=$(awk '!/^#/ { printf "%s ", $6 }' "$WORK/table.txt")
 awk '!/^#/ && !($2 > 0 && $3 <= $2 && $2 <= $4) { bad = 1; print } END { exit bad }' "$WORK/table.txt" >&2 ||
   fail "a row without min <= median <= max"
 
+mpi2 --max-bytes 64 --reps 5 --mean >"$WORK/table.txt" 2>&1 || fail "--mean failed"
+grep -q '^# Size  Avg Latency(us)  Min Latency(us)' "$WORK/table.txt" || fail "--mean header: $(cat "$WORK/table.txt")"
+awk '!/^#/ && !($2 > 0 && $3 <= $2 && $2 <= $4) { bad = 1; print } END { exit bad }' "$WORK/table.txt" >&2 ||
+  fail "--mean: a mean outside min..max"
+
 mpi2 --max-bytes 8 >"$WORK/table.txt" 2>&1 || fail "default call failed"
 grep -q '^# dasim MPI_Allreduce latency test' "$WORK/table.txt" || fail "default header: $(head -1 "$WORK/table.txt")"
 
