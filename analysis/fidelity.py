@@ -138,7 +138,7 @@ def parse_args():
     args.warmup = base["warmup"]
     args.sim_iterations = base["sim_iterations"]
     # dasim-train times whole synchronisation periods after the warm-up rounded up to whole ones.
-    period = args.tau if any(s != "sgd" for s in args.schedule_list) else 1
+    period = max(sync_period(args, s) for s in args.schedule_list)
     timed_from = -(-args.warmup // period) * period
     if args.repeats < 1 or args.steps < timed_from + period:
         fail(f"--repeats must be >= 1 and --steps at least {timed_from + period} (the warm-up of "

@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <set>
@@ -57,15 +58,28 @@ struct PollWork {
   std::vector<Gemm> gemms;
 };
 
+// Seconds of work: a finite number >= 0, the whole text (an infinite spin would never return).
+bool parse_seconds(const std::string& text, double& seconds) {
+  char* end = nullptr;
+  seconds = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && seconds >= 0 && std::isfinite(seconds);
+}
+
+// A whole number in [low, high], the whole text.
+bool parse_count(const std::string& text, long low, long high, long& count) {
+  char* end = nullptr;
+  count = std::strtol(text.c_str(), &end, 10);
+  return end != text.c_str() && *end == '\0' && count >= low && count <= high;
+}
+
 // One work item: '+'-joined parts, each seconds of spin ("0.0059") or an sgemm shape MxNxK
 // ("64x2048x2048", sizes 1..65536), e.g. "0.0016+64x2048x256" (an update, then a layer).
 bool parse_poll_work(const std::string& item, PollWork& work) {
   std::stringstream parts(item);
   for (std::string part; std::getline(parts, part, '+');) {
     if (part.find('x') == std::string::npos) {
-      char* end = nullptr;
-      const double seconds = std::strtod(part.c_str(), &end);
-      if (end == part.c_str() || *end != '\0' || !(seconds >= 0) || !std::isfinite(seconds)) return false;
+      double seconds = 0;
+      if (!parse_seconds(part, seconds)) return false;
       work.spin_s += seconds;
       continue;
     }
@@ -126,19 +140,15 @@ int main(int argc, char** argv) {
       }
       polls_ok = polls_ok && !text.empty() && text.back() != ',';  // getline drops a last empty item
     } else if (flag == "--free-steps") {  // free-running: steps of the same work between averages
-      char* end = nullptr;
-      const long steps = std::strtol(argv[i + 1], &end, 10);
-      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && steps >= 0 && steps <= 1000;
+      long steps = 0;
+      polls_ok = parse_count(argv[i + 1], 0, 1000, steps) && polls_ok;
       free_steps = static_cast<int>(steps);
     } else if (flag == "--step-items") {  // how many --poll-intervals items make one step
-      char* end = nullptr;
-      const long items = std::strtol(argv[i + 1], &end, 10);
-      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && items >= 1;
+      long items = 0;
+      polls_ok = parse_count(argv[i + 1], 1, std::numeric_limits<long>::max(), items) && polls_ok;
       step_items = static_cast<int>(std::min(items, 1000000L));
     } else if (flag == "--wait-after") {  // seconds of work between the last MPI_Test and MPI_Wait
-      char* end = nullptr;
-      wait_after_s = std::strtod(argv[i + 1], &end);
-      polls_ok = polls_ok && end != argv[i + 1] && *end == '\0' && wait_after_s >= 0;
+      polls_ok = parse_seconds(argv[i + 1], wait_after_s) && polls_ok;
     } else if (flag == "--evict") {
       evict_bytes = std::atol(argv[i + 1]);
     } else if (flag == "--warmup") {
@@ -253,7 +263,6 @@ int main(int argc, char** argv) {
   for (const long bytes : sizes) {
     int count = static_cast<int>(bytes / 4);
     int n_reps = bytes >= (1L << 22) ? large_reps : reps;
-    step_items > 0 ? std::min(size_t(step_items), poll_work.size()) : poll_work.size();
     // --free-steps: the ranks run on as a trainer does, each repetition followed by that many steps
     // of the same work without MPI calls, and meet only inside the collectives, so they drift
     // apart as their cores allow; otherwise every repetition starts from evicted caches together.

@@ -62,6 +62,7 @@ for shape in 64x8 0x8x8 8x8x8x 8x8x8+ +8x8x8 8x+8x8 "8x 8x8" 8x8x8, inf 1e999; d
   expect_refused '--poll-intervals of seconds >= 0 or sgemm shapes' --nonblocking --poll-intervals "$shape"
 done
 expect_refused '--wait-after of seconds >= 0' --nonblocking --wait-after -1
+expect_refused '--wait-after of seconds >= 0' --nonblocking --wait-after inf  # a spin that never ends
 expect_refused '--free-steps 0..1000' --nonblocking --free-steps -1
 expect_refused '--step-items >= 1' --nonblocking --free-steps 1 --step-items 0
 expect_refused '(all with --nonblocking)' --free-steps 2
