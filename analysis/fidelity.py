@@ -62,7 +62,7 @@ from fidelity_common import (CLASSES, fail, layer_widths, load_average, mpirun, 
 from fidelity_links import (EXECUTOR_CALLS, bench_command, fit_link,  # noqa: E402
                             link_repeat_path, poll_pattern, sizes_around, sweep_link, table_rows,
                             write_platform)
-from fidelity_profiles import MAX_JITTER, merge_profiles, rank_jitter, sync_period  # noqa: E402
+from fidelity_profiles import MAX_JITTER, merge_profiles, rank_jitter, rank_speeds, sync_period  # noqa: E402
 
 FIDELITY_COLUMNS = ["schedule", "tau", "delay", "ranks", "measured_iter_s", "predicted_iter_s",
                     "error_pct", "measured_exposed_s", "predicted_exposed_s", "measured_wait_s"]
@@ -83,9 +83,9 @@ TARGET_EXPOSED_ERROR_PCT = 10.0
 POLLED_LAUNCHES = 3
 
 FULL = {"features": 256, "hidden": "2048,2048", "batch": 64, "steps": 60, "warmup": 5,
-        "repeats": 3, "sim_iterations": 400}
+        "repeats": 3}
 QUICK = {"features": 64, "hidden": "256,256", "batch": 32, "steps": 24, "warmup": 4,
-         "repeats": 1, "sim_iterations": 8}
+         "repeats": 1}
 
 
 def parse_args():
@@ -136,14 +136,21 @@ def parse_args():
         if getattr(args, key) is None:
             setattr(args, key, base[key])
     args.warmup = base["warmup"]
-    args.sim_iterations = base["sim_iterations"]
-    # dasim-train times whole synchronisation periods after the warm-up rounded up to whole ones.
-    period = max(sync_period(args, s) for s in args.schedule_list)
-    timed_from = -(-args.warmup // period) * period
-    if args.repeats < 1 or args.steps < timed_from + period:
-        fail(f"--repeats must be >= 1 and --steps at least {timed_from + period} (the warm-up of "
-             f"{args.warmup} steps rounded up to whole periods of {period}, plus one period)")
+    longest = max(args.schedule_list, key=lambda s: sync_period(args, s))
+    first, timed = timed_window(args, longest)
+    if args.repeats < 1 or timed == 0:
+        fail(f"--repeats must be >= 1 and --steps at least {first + sync_period(args, longest)} (the "
+             f"warm-up of {args.warmup} steps rounded up to whole periods of "
+             f"{sync_period(args, longest)}, plus one period)")
     return args
+
+
+def timed_window(args, schedule):
+    """The steps dasim-train times (executor/schedule.cpp, steady_window): the warm-up rounded up to
+    whole synchronisation periods, then as many whole periods as the run has -> (first, count)."""
+    period = sync_period(args, schedule)
+    first = -(-args.warmup // period) * period
+    return first, max(args.steps - first, 0) // period * period
 
 
 def param_count(widths):
@@ -325,7 +332,7 @@ def main():
     # profiles alone (the usual setup on a dedicated cluster, one rank per GPU / node).
     predicted_rows = []
     workloads = {r: merge_profiles(args, out, r) for r in {profile_ranks(args, r) for r in args.ranks}}
-    jitters = {}
+    jitters, stragglers = {}, {}
     for ranks, schedule in [(r, s) for r in args.ranks for s in args.schedule_list]:
         workload, workload_name = workloads[profile_ranks(args, ranks)]
         scenario = {
@@ -340,8 +347,11 @@ def main():
             # cores: dasim-train polls it between layers from its start (polled), and its copies
             # cost the rank, unlike a collective that overlaps compute.
             "collective": {"algorithm": "ring", "progress": args.progress},
-            "iterations": args.sim_iterations,
-            "warmup": 4,
+            # dasim-train's run: its steps, timed over the same whole periods after its warm-up
+            # (a rank that is persistently faster gains on the other step by step, so how long the
+            # run is decides how much of it the ranks spend in step and how much waiting).
+            "iterations": timed_window(args, schedule)[1],
+            "warmup": args.warmup,
         }
         # How far the ranks drift apart between synchronisations: what they wait for each other.
         if ranks > 1 and args.profile_at == "each":
@@ -355,6 +365,10 @@ def main():
                 jitter = MAX_JITTER
             jitters[f"{schedule} at {ranks} ranks"] = jitter
             scenario["jitter"] = {"stddev": round(jitter, 6), "seed": 1}
+            stragglers[ranks] = rank_speeds(args, out, ranks)
+            if stragglers[ranks]:
+                scenario["stragglers"] = [{"rank": rank, "slowdown": round(slowdown, 6)}
+                                          for rank, slowdown in sorted(stragglers[ranks].items())]
         scenario_path = os.path.join(out, f"scenario_np{ranks}_{schedule}.json")
         with open(scenario_path, "w") as f:
             json.dump(scenario, f, indent=2)
@@ -418,6 +432,7 @@ def main():
         "links": {f"{k[0]} ranks, {k[1]}": v for k, v in links.items()},
         "calibration_fp32_gflops": gflops,
         "jitter_stddev": jitters,
+        "stragglers": {f"{r} ranks": {str(k): v for k, v in s.items()} for r, s in stragglers.items()},
         "median_abs_error_pct": float(abs_errors.median()),
         "worst_abs_error_pct": float(abs_errors.max()),
         "exposed_error_pct": exposed,
