@@ -19,11 +19,13 @@ Runs, in order (every step's command and output lands in OUT):
      and one platform file per rank count and call: 1 node, N "GPUs" = CPU ranks, every rank on
      a switch port whose figures reproduce the fitted time -> OUT/localhost-shm-N-CALL.json
   5. the prediction's compute: per layer, the median of the profiles -> OUT/workload_npN.json;
-     how far the ranks drift apart between two synchronisations of the schedule, from the
-     profile runs' per-rank steps (rank_jitter), as the scenario's jitter.stddev
+     from the profile runs' per-rank steps, how much slower each rank runs than the fastest for a
+     whole run (rank_speeds: the scenario's stragglers, from the run with the median spread) and
+     how far the ranks drift apart beyond that between two synchronisations of the schedule
+     (rank_jitter: the scenario's jitter.stddev)
   6. `dasim run` of a generated scenario per rank count and schedule with the identical
-     configuration, the platform of the schedule's MPI call and collective.progress = --progress
-     (default polled)
+     configuration (dasim-train's steps and timed window), the platform of the schedule's MPI call
+     and collective.progress = --progress (default polled-rounds)
                                                           -> OUT/scenario_npN_SCHEDULE.json,
                                                              OUT/sim_npN_SCHEDULE/,
                                                              OUT/predicted.csv (all rows)
@@ -102,11 +104,14 @@ def parse_args():
     parser.add_argument("--mpirun-args", default="--allow-run-as-root --oversubscribe",
                         help="passed to every mpirun (e.g. add --hostfile hosts --map-by node)")
     parser.add_argument("--calibration", help="reuse this calibration file instead of calibrating")
-    parser.add_argument("--progress", choices=["polled", "host", "async"], default="polled",
-                        help="how the simulator lets the executor's MPI allreduce progress: polled "
-                             "(default: from its start, inside the MPI_Test polls between layers and "
-                             "MPI_Wait, the ranks' cores doing the copies), host (only inside the wait) "
-                             "or async (overlapping compute, as NCCL on GPUs)")
+    parser.add_argument("--progress", choices=["polled-rounds", "polled", "host", "async"],
+                        default="polled-rounds",
+                        help="how the simulator lets the executor's MPI allreduce progress: "
+                             "polled-rounds (default: ring rounds that advance only inside the ranks' "
+                             "calls, its start, the MPI_Test polls between layers and MPI_Wait, each "
+                             "rank copying its incoming chunks), polled (from its start, its cost paid "
+                             "on the ranks' cores, not held back by late polls), host (only inside the "
+                             "wait) or async (overlapping compute, as NCCL on GPUs)")
     parser.add_argument("--profile-at", choices=["each", "1"], default="each",
                         help="profile the model at every rank count (default) or once on one rank")
     parser.add_argument("--resume", action="store_true",
@@ -344,8 +349,9 @@ def main():
             "precision": "fp32",
             "schedules": [schedule_spec(args, schedule)],
             # Open MPI's shared-memory allreduce advances only inside MPI calls, on the ranks' own
-            # cores: dasim-train polls it between layers from its start (polled), and its copies
-            # cost the rank, unlike a collective that overlaps compute.
+            # cores: dasim-train polls it between layers from its start, each round waiting for
+            # both ranks' calls (polled-rounds), and its copies cost the rank, unlike a
+            # collective that overlaps compute.
             "collective": {"algorithm": "ring", "progress": args.progress},
             # dasim-train's run: its steps, timed over the same whole periods after its warm-up
             # (a rank that is persistently faster gains on the other step by step, so how long the

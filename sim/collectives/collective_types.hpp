@@ -22,7 +22,10 @@ enum class Granularity { coarse, fine };
 // polled: it starts when issued and advances as the rank polls it between layers (MPI_Test), so
 //         it runs while the rank computes, but its active time is paid on the rank's core: inside
 //         the wait when the rank waits for it, in the polls otherwise (charged at the wait).
-enum class Progress { async, host, polled };
+// polled_rounds: a ring allreduce that advances only inside the rank's calls (its start, a poll
+//         after every layer, the wait), round by round, each rank copying the chunk its left
+//         neighbour posted (PolledRing): a rank's long layers hold back its neighbours' rounds.
+enum class Progress { async, host, polled, polled_rounds };
 
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;

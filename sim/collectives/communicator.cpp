@@ -46,7 +46,8 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       hosts_(platform.gpus),
       gpus_per_node_(platform.gpus_per_node),
       nodes_(platform.nodes),
-      calls_(platform.gpus.size(), 0) {
+      calls_(platform.gpus.size(), 0),
+      polled_calls_(platform.gpus.size(), 0) {
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
   const auto orders = multi_ring_orders(spec, channels);
   for (const auto& order : orders) rings_.push_back(make_ring({order}));
@@ -97,6 +98,22 @@ std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, 
     open_.erase(it);
   }
   return instance;
+}
+
+std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double bytes) {
+  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
+  if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
+  const uint64_t call = polled_calls_[size_t(rank)]++;
+  auto it = polled_open_.find(call);
+  if (it == polled_open_.end())
+    it = polled_open_.emplace(call, std::make_pair(0, std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes)))
+             .first;
+  auto ring = it->second.second;
+  if (ring->bytes() != bytes)
+    throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}", rank, call,
+                                       bytes, ring->bytes()));
+  if (++it->second.first == size()) polled_open_.erase(it);  // every rank holds it now
+  return ring;
 }
 
 PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {

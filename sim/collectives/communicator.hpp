@@ -13,6 +13,7 @@
 #include "collectives/collective_instance.hpp"
 #include "collectives/collective_types.hpp"
 #include "collectives/double_binary_tree.hpp"
+#include "collectives/polled_ring.hpp"
 #include "platform/platform_builder.hpp"
 #include "platform/platform_spec.hpp"
 
@@ -61,6 +62,9 @@ class Communicator {
   // Starts `rank`'s part of a collective over all ranks (bytes: the full buffer, as nccl-tests
   // counts it). Must be called from an actor; returns immediately.
   PendingCollectivePtr start(int rank, Op op, double bytes);
+  // progress polled_rounds: `rank`'s next allreduce as a PolledRing over the first ring, the same
+  // object for the k-th call of every rank (SPMD), which the rank then drives itself.
+  std::shared_ptr<PolledRing> join_polled_ring(int rank, double bytes);
 
   // Ring neighbours: next rank and the latency of the route to it, per ring kind.
   struct RingLinks {
@@ -82,6 +86,8 @@ class Communicator {
   std::vector<BinaryTree> trees_;  // built on first tree allreduce
   std::vector<uint64_t> calls_;  // per rank: collectives started so far
   std::map<uint64_t, std::shared_ptr<CollectiveInstance>> open_;
+  std::vector<uint64_t> polled_calls_;  // per rank: polled rings joined so far
+  std::map<uint64_t, std::pair<int, std::shared_ptr<PolledRing>>> polled_open_;  // call -> (joined, ring)
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();
 };
 

@@ -150,10 +150,16 @@ Scenario load_scenario(const std::string& file) {
       if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
       sc.collective.ring_channels = static_cast<int>(*channels);
     }
-    const std::string progress = c.optional_choice("progress", {"async", "host", "polled"}).value_or("async");
-    sc.collective.progress = progress == "host"     ? collectives::Progress::host
-                             : progress == "polled" ? collectives::Progress::polled
-                                                    : collectives::Progress::async;
+    const std::string progress =
+        c.optional_choice("progress", {"async", "host", "polled", "polled-rounds"}).value_or("async");
+    sc.collective.progress = progress == "host"            ? collectives::Progress::host
+                             : progress == "polled"        ? collectives::Progress::polled
+                             : progress == "polled-rounds" ? collectives::Progress::polled_rounds
+                                                           : collectives::Progress::async;
+    // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
+    if (sc.collective.progress == collectives::Progress::polled_rounds &&
+        (sc.collective.algorithm != collectives::Algorithm::ring || sc.collective.ring_channels > 1))
+      c.fail("progress", "polled-rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
     c.finish();
   }
   if (auto it = top.optional_positive_integer("iterations")) {

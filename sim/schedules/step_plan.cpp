@@ -11,7 +11,10 @@ double StepPlan::backward_s() const {
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model, double memory_bandwidth_Bps,
                    int batch, double bucket_cap_bytes) {
   StepPlan plan;
-  for (const auto& layer : workload.layers) plan.forward_s += model.forward_time_s(layer, batch);
+  for (const auto& layer : workload.layers) {
+    plan.forward_layers_s.push_back(model.forward_time_s(layer, batch));
+    plan.forward_s += plan.forward_layers_s.back();
+  }
   auto buckets = workload::plan_buckets(workload, bucket_cap_bytes);
   std::vector<int> bucket_ready_at(workload.layers.size(), -1);
   for (size_t b = 0; b < buckets.size(); ++b) {
@@ -20,7 +23,8 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   }
   BackwardSegment open;
   for (size_t i = workload.layers.size(); i-- > 0;) {
-    open.time_s += model.backward_time_s(workload.layers[i], batch);
+    plan.backward_layers_s.push_back(model.backward_time_s(workload.layers[i], batch));
+    open.time_s += plan.backward_layers_s.back();
     if (bucket_ready_at[i] >= 0) {
       open.bucket = bucket_ready_at[i];
       plan.backward.push_back(open);

@@ -20,6 +20,9 @@ struct BackwardSegment {
 struct StepPlan {
   double forward_s = 0;
   std::vector<BackwardSegment> backward;  // in execution order (last layer first)
+  // Per layer, in execution order (forward first layer first, backward last layer first): where a
+  // rank that polls its collectives between layers (progress polled_rounds) makes its calls.
+  std::vector<double> forward_layers_s, backward_layers_s;
   double update_s = 0;
   std::vector<double> bucket_bytes;  // in ready order
   double weight_bytes = 0;           // one full copy of the weights (what local SGD averages)

@@ -33,8 +33,29 @@ void Worker::compute(double seconds, const char* name) {
   record_.add(record_.compute, begin, now(), name, "compute");
 }
 
+void Worker::compute_layers(const std::vector<double>& layers_s, double total_s, const char* name) {
+  if (comm_.options().progress != collectives::Progress::polled_rounds) return compute(total_s, name);
+  for (double layer_s : layers_s) {
+    compute(layer_s, name);
+    poll();
+  }
+}
+
+void Worker::poll() {
+  const double begin = now();
+  for (const auto& allreduce : rings_in_flight_)
+    if (!allreduce->ring->done(setup_.rank)) allreduce->ring->progress(setup_.rank);
+  if (now() > begin) record_.add(record_.wait, begin, now(), "polls", "wait");
+}
+
 Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& name) {
-  auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr});
+  auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now()});
+  if (comm_.options().progress == collectives::Progress::polled_rounds && comm_.size() > 1) {
+    allreduce->ring = comm_.join_polled_ring(setup_.rank, bytes);
+    rings_in_flight_.push_back(allreduce);
+    poll();  // the starting call (MPI_Iallreduce) already does what it can
+    return allreduce;
+  }
   // Device-driven collectives (NCCL) and polled ones run while the rank computes; host-progressed
   // ones (MPI on CPU ranks that make no call in between) only advance inside the wait, so they
   // start there.
@@ -45,6 +66,13 @@ Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& na
 
 void Worker::wait(const AllreducePtr& allreduce) {
   const double begin = now();
+  if (allreduce->ring) {
+    allreduce->ring->wait(setup_.rank);
+    if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
+    record_.add(record_.comm, allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name, "comm");
+    std::erase(rings_in_flight_, allreduce);
+    return;
+  }
   if (!allreduce->pending) allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
@@ -67,16 +95,16 @@ void Worker::wait(const AllreducePtr& allreduce) {
 }
 
 void Worker::local_step() {
-  compute(plan_.forward_s, "forward");
-  compute(plan_.backward_s(), "backward");
+  compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
+  compute_layers(plan_.backward_layers_s, plan_.backward_s(), "backward");
   compute(plan_.update_s, "update");
 }
 
 void Worker::run_sgd_step() {
-  compute(plan_.forward_s, "forward");
+  compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
   std::vector<AllreducePtr> buckets;
   for (const auto& segment : plan_.backward) {
-    compute(segment.time_s, "backward");
+    compute_layers({segment.time_s}, segment.time_s, "backward");  // polls where a bucket is ready
     if (segment.bucket >= 0 && schedule_.overlap)
       buckets.push_back(start_allreduce(plan_.bucket_bytes[size_t(segment.bucket)],
                                         fmt::format("allreduce bucket {}", segment.bucket)));

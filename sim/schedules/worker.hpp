@@ -30,11 +30,17 @@ class Worker {
 
  private:
   void compute(double seconds, const char* name);
+  // Layer by layer, polling the collectives in flight after each one (progress polled_rounds,
+  // as dasim-train calls MPI_Test between layers); one block of compute otherwise.
+  void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
+  void poll();
   // An allreduce this worker has asked for. With host progress it only starts when waited for.
   struct Allreduce {
     double bytes = 0;
     std::string name;
     collectives::PendingCollectivePtr pending;  // null until started
+    std::shared_ptr<collectives::PolledRing> ring;  // progress polled_rounds: driven by this rank
+    double started_at = 0;
   };
   using AllreducePtr = std::shared_ptr<Allreduce>;
   AllreducePtr start_allreduce(double bytes, const std::string& name);
@@ -52,6 +58,7 @@ class Worker {
   // polled progress: the end of the collectives' active time this rank has already paid for, so
   // collectives in flight together (sharing the links, each stretched) are paid once per instant.
   double polled_until_ = 0;
+  std::vector<AllreducePtr> rings_in_flight_;  // polled_rounds: started, not yet waited for
   double step_factor_ = 1;
   int iteration_ = 0;
 };

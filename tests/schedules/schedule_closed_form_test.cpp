@@ -218,16 +218,33 @@ TEST(Schedules, PolledProgressPaysEachCollectiveOnce) {
 // + apply) + the allreduce A (its own copies, paid in its polls). Every second of the fast rank's
 // period that is not its compute C = 4 steps + snapshot + apply is waiting or polls: exposed per
 // iteration, mean of the 2 ranks, = (A + P - C) / 8.
+// With polled_rounds the same: the fast rank waits inside MPI_Wait when the slow rank starts the
+// average, so the slow rank's starting call does both its copies (the allreduce) at once.
 TEST(Schedules, PolledDasgdWithAStragglerMovesAtItsPace) {
+  for (auto progress : {collectives::Progress::polled, collectives::Progress::polled_rounds}) {
+    auto c = config(2, periodic(schedules::ScheduleKind::dasgd, 4, 1));
+    c.slowdown_by_rank[1] = 1.5;
+    c.warmup_iterations = 8;  // the first merge, before the lead has built up, waits less
+    c.collective.progress = progress;
+    auto r = simulate(c);
+    const double allreduce = ring(2, kWeights), own = 4 * kStep + kSnapshot + kApply;
+    const double period = 1.5 * own + allreduce;
+    EXPECT_NEAR(r.iter_time_s, period / 4, 1e-3 * period / 4);
+    EXPECT_NEAR(r.exposed_comm_s, (allreduce + period - own) / 8, 1e-3 * period / 8);
+  }
+}
+
+// polled_rounds, ranks in step: each rank copies its two chunks of 20e6 B (ring(2, 40e6) in all)
+// inside its start call and the polls between the next step's layers, done before its merge, so
+// DaSGD costs each rank exactly the allreduce per period and never waits.
+TEST(Schedules, PolledRoundsDasgdInStepPaysTheAllreduceInItsPolls) {
   auto c = config(2, periodic(schedules::ScheduleKind::dasgd, 4, 1));
-  c.slowdown_by_rank[1] = 1.5;
-  c.warmup_iterations = 8;  // the first merge, before the lead has built up, waits less
-  c.collective.progress = collectives::Progress::polled;
+  c.collective.progress = collectives::Progress::polled_rounds;
   auto r = simulate(c);
-  const double allreduce = ring(2, kWeights), own = 4 * kStep + kSnapshot + kApply;
-  const double period = 1.5 * own + allreduce;
-  EXPECT_NEAR(r.iter_time_s, period / 4, 1e-3 * period / 4);
-  EXPECT_NEAR(r.exposed_comm_s, (allreduce + period - own) / 8, 1e-3 * period / 8);
+  const double allreduce = ring(2, kWeights);
+  EXPECT_NEAR(r.exposed_comm_s * 4, allreduce, 1e-3 * allreduce);
+  const double expected = kStep + (kSnapshot + kApply + allreduce) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
 }
 
 // Ranks a little out of step: with 2% per-step jitter the ranks' lag after 4 steps is about
