@@ -38,7 +38,7 @@ class PolledRing {
   double bytes() const { return bytes_; }
 
  private:
-  void changed();  // wakes the ranks waiting in wait()
+  void changed(size_t neighbour);  // wakes `neighbour` if it waits in wait()
 
   std::vector<simgrid::s4u::Host*> hosts_;
   std::vector<int> next_, previous_;
@@ -48,9 +48,10 @@ class PolledRing {
   // the rounds whose incoming chunk it has copied.
   std::vector<int> round_, posted_, copied_;
   std::vector<double> done_at_;
-  uint64_t version_ = 0;  // bumped at every post and copy, under mutex_
+  // Per rank, under mutex_: bumped when a neighbour posts or copies something it waits for.
+  std::vector<uint64_t> version_;
   simgrid::s4u::MutexPtr mutex_;
-  simgrid::s4u::ConditionVariablePtr changed_;
+  std::vector<simgrid::s4u::ConditionVariablePtr> changed_;
 };
 
 }  // namespace dasim::collectives

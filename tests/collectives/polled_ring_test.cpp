@@ -80,4 +80,36 @@ TEST(PolledRing, ALateRanksWaitsForItsPeersNextPoll) {
   EXPECT_LE(polls0, 2 * kCopy + 1e-9);
 }
 
+// P ranks that start and wait together: every round's P copies run side by side, 2 (P - 1) rounds
+// of c = (S / P) / B + 2 us: the alpha-beta ring allreduce on every rank.
+TEST(PolledRing, AnyRingOfWaitingRanksTakesTheRingAllreduce) {
+  for (int p : {3, 4, 8}) {
+    const std::string out = engine::run_isolated([&] {
+      auto spec =
+          platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", p);
+      engine::Simulation sim(spec);
+      collectives::Communicator comm(spec, sim.platform(), collectives::CollectiveOptions{});
+      std::vector<double> end(size_t(p), 0);
+      for (int rank = 0; rank < p; ++rank)
+        sg4::Actor::create("rank", sim.platform().gpus[size_t(rank)], [&, rank] {
+          auto ring = comm.join_polled_ring(rank, kBytes);
+          ring->wait(rank);
+          end[size_t(rank)] = sg4::Engine::get_clock();
+        });
+      sim.engine().run();
+      std::ostringstream text;
+      text.precision(17);
+      for (double t : end) text << t << ' ';
+      return text.str();
+    });
+    std::istringstream in(out);
+    const double ring = 2.0 * (p - 1) / p * kBytes / 12.5e9 + 2.0 * (p - 1) * 2e-6;
+    for (int rank = 0; rank < p; ++rank) {
+      double end = 0;
+      in >> end;
+      EXPECT_NEAR(end, ring, 1e-9) << "P=" << p << " rank " << rank;
+    }
+  }
+}
+
 }  // namespace
