@@ -51,6 +51,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import sys
 import time
@@ -134,6 +135,8 @@ def parse_args():
     for s in args.schedule_list:
         if s not in results_io.SCHEDULES:
             fail(f"--schedules: '{s}' is not one of {', '.join(results_io.SCHEDULES)}")
+    if args.calibration and not os.path.isfile(args.calibration):
+        fail(f"--calibration: file '{args.calibration}' does not exist")
     if not 0 <= args.delay <= args.tau:
         fail("--delay: expected 0 <= delay <= tau")
     base = QUICK if args.quick else FULL
@@ -200,9 +203,13 @@ def train_command(args, ranks, schedule, output, profile=None):
 
 
 def calibrate(args, out):
-    if args.calibration:
-        return os.path.abspath(args.calibration)
+    """OUT/calibration.json: a copy of --calibration, or this machine's. The copy keeps OUT whole,
+    so a later --resume predicts from the calibration the runs were made with."""
     path = os.path.join(out, "calibration.json")
+    if args.calibration:
+        if os.path.abspath(args.calibration) != os.path.abspath(path):
+            shutil.copyfile(args.calibration, path)
+        return path
     if args.resume and os.path.exists(path):
         return path
     command = [os.path.join(args.bin_dir, "dasim"), "calibrate", "--device", "cpu", "--out", path]

@@ -14,7 +14,7 @@ trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Bad arguments: exit 2, one message, nothing written.
-for bad in "--np 0" "--np 1,x" "--schedules sgd,adam" "--tau 2 --delay 3"; do
+for bad in "--np 0" "--np 1,x" "--schedules sgd,adam" "--tau 2 --delay 3" "--calibration /nonexistent/c.json"; do
   status=0
   # shellcheck disable=SC2086
   $PY "$SCRIPT" --bin-dir "$BIN_DIR" --quick --out "$WORK/bad" $bad 2>"$WORK/err.txt" || status=$?
@@ -107,8 +107,15 @@ run["per_rank_steps"][0]["compute_s"] = [c] * n
 run["per_rank_steps"][1]["compute_s"] = [c * (100 if k >= 4 and (k - 4) // 4 % 2 else 1) for k in range(n)]
 json.dump(run, open(sys.argv[1], "w"))
 PY
+# --calibration FILE is copied into OUT (marked here so the copy can be told from the original),
+# which a later --resume then reuses.
+$PY -c "import json,sys; c=json.load(open(sys.argv[1])); c['device']['name']='copied'; json.dump(c,open(sys.argv[2],'w'))" \
+  "$OUT/calibration.json" "$WORK/calibration.json"
 $PY "$SCRIPT" --bin-dir "$BIN_DIR" --quick --np 1,2 --schedules sgd,local_sgd,dasgd --out "$OUT" --resume \
+  --calibration "$WORK/calibration.json" \
   >"$WORK/stdout.txt" 2>"$WORK/stderr.txt" || { cat "$WORK/stderr.txt" >&2; fail "--resume with time-sliced ranks"; }
+[[ $($PY -c "import json,sys; print(json.load(open(sys.argv[1]))['device']['name'])" "$OUT/calibration.json") == copied ]] ||
+  fail "--calibration was not copied into OUT"
 grep -q "warning: ranks drift .* jitter capped at 100%" "$WORK/stderr.txt" || fail "no capped-jitter warning"
 [[ $($PY -c "import json,sys; print(json.load(open(sys.argv[1]))['jitter']['stddev'])" "$OUT/scenario_np2_dasgd.json") == 1.0 ]] ||
   fail "scenario_np2_dasgd.json: jitter not capped at 1"
