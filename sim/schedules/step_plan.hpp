@@ -23,6 +23,7 @@ struct StepPlan {
   // Per layer, in execution order (forward first layer first, backward last layer first): where a
   // rank that polls its collectives between layers (progress polled_rounds) makes its calls.
   std::vector<double> forward_layers_s, backward_layers_s;
+  std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
   double update_s = 0;
   std::vector<double> bucket_bytes;  // in ready order
   double weight_bytes = 0;           // one full copy of the weights (what local SGD averages)

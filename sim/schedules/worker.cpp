@@ -103,11 +103,23 @@ void Worker::local_step() {
 void Worker::run_sgd_step() {
   compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
   std::vector<AllreducePtr> buckets;
-  for (const auto& segment : plan_.backward) {
-    compute_layers({segment.time_s}, segment.time_s, "backward");  // polls where a bucket is ready
-    if (segment.bucket >= 0 && schedule_.overlap)
-      buckets.push_back(start_allreduce(plan_.bucket_bytes[size_t(segment.bucket)],
-                                        fmt::format("allreduce bucket {}", segment.bucket)));
+  auto start_bucket = [&](int bucket) {
+    if (bucket >= 0 && schedule_.overlap)
+      buckets.push_back(
+          start_allreduce(plan_.bucket_bytes[size_t(bucket)], fmt::format("allreduce bucket {}", bucket)));
+  };
+  if (comm_.options().progress == collectives::Progress::polled_rounds) {
+    // Layer by layer as dasim-train: a bucket starts where its last gradient is ready, then a poll.
+    for (size_t l = 0; l < plan_.backward_layers_s.size(); ++l) {
+      compute(plan_.backward_layers_s[l], "backward");
+      start_bucket(plan_.bucket_after_backward_layer[l]);
+      poll();
+    }
+  } else {
+    for (const auto& segment : plan_.backward) {
+      compute(segment.time_s, "backward");
+      start_bucket(segment.bucket);
+    }
   }
   if (!schedule_.overlap)
     for (size_t b = 0; b < plan_.bucket_bytes.size(); ++b)

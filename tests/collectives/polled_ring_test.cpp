@@ -62,7 +62,6 @@ TEST(PolledRing, RanksWaitingTogetherTakeTheRingAllreduce) {
   const double ring = kBytes / 12.5e9 + 2 * 2e-6;
   EXPECT_NEAR(end0, ring, 1e-9);
   EXPECT_NEAR(end1, ring, 1e-9);
-  EXPECT_NEAR(2 * kCopy, ring, 1e-12);
 }
 
 // Rank 0 starts at 0 and computes until its poll at 10 ms; rank 1 starts at 1 ms and waits. Rank 1
