@@ -343,7 +343,10 @@ def main():
     # sharing the node's cores and memory bandwidth cost each other; with --profile-at 1 one rank
     # profiles alone (the usual setup on a dedicated cluster, one rank per GPU / node).
     predicted_rows = []
-    workloads = {r: merge_profiles(args, out, r) for r in {profile_ranks(args, r) for r in args.ranks}}
+    # Each rank's persistent speed (stragglers over the fastest rank, whose times the workload gets).
+    speeds = {r: rank_speeds(args, out, r) if args.profile_at == "each" else ({}, 1.0) for r in args.ranks}
+    workloads = {r: merge_profiles(args, out, r, speeds.get(r, ({}, 1.0))[1])
+                 for r in {profile_ranks(args, r) for r in args.ranks}}
     jitters, stragglers = {}, {}
     for ranks, schedule in [(r, s) for r in args.ranks for s in args.schedule_list]:
         workload, workload_name = workloads[profile_ranks(args, ranks)]
@@ -378,7 +381,7 @@ def main():
                 jitter = MAX_JITTER
             jitters[f"{schedule} at {ranks} ranks"] = jitter
             scenario["jitter"] = {"stddev": round(jitter, 6), "seed": 1}
-            stragglers[ranks] = rank_speeds(args, out, ranks)
+            stragglers[ranks] = speeds[ranks][0]
             if stragglers[ranks]:
                 scenario["stragglers"] = [{"rank": rank, "slowdown": round(slowdown, 6)}
                                           for rank, slowdown in sorted(stragglers[ranks].items())]

@@ -24,22 +24,24 @@ def profile_rank_steps(args, out, ranks, repeat):
 
 
 def rank_speeds(args, out, ranks):
-    """How much slower each rank computes than the fastest for a whole run, as the scenario's
-    stragglers ({rank: slowdown}), from the profile run whose spread (slowest rank's mean step
-    over the fastest's) is the median of the repeats'. On this VM the ranks of one launch keep
-    different speeds for the whole run (rank 0 0.3-4% faster or slower per launch, fid63-fid71):
-    a faster rank gains on the slower one at every step, which i.i.d. step noise does not, and
-    a DaSGD run whose faster rank gains more than the slack of its d steps waits at every merge
-    (docs/validation.md). The median run's spread gives the median run's waits (they grow with
-    the spread). {} for one rank."""
+    """How much slower each rank computes than the fastest for a whole run, from the profile run
+    whose spread (slowest rank's mean step over the fastest's) is the median of the repeats'.
+    Returns (the scenario's stragglers {rank: slowdown >= 1}, the factor that turns the workload
+    into the fastest rank's: the workload holds rank 0's layer times, and rank 0 is the slower rank
+    in about half the launches). On this VM the ranks of one launch keep different speeds for the
+    whole run (0-5.6% apart, fid63-fid75): a faster rank gains on the slower one at every step,
+    which i.i.d. step noise does not, and a DaSGD run whose faster rank gains too much waits at
+    every merge (docs/validation.md). The median run's spread gives the median run's waits (they
+    grow with the spread). ({}, 1) for one rank."""
     if ranks < 2:
-        return {}
+        return {}, 1.0
     runs = []
     for repeat in range(args.repeats):
         means = [statistics.mean(steps) for steps in profile_rank_steps(args, out, ranks, repeat)]
         runs.append((max(means) / min(means), means))
     _, means = sorted(runs)[(len(runs) - 1) // 2]
-    return {rank: m / min(means) for rank, m in enumerate(means) if m > min(means)}
+    fastest = min(means)
+    return {rank: m / fastest for rank, m in enumerate(means) if m > fastest}, fastest / means[0]
 
 
 def rank_jitter(args, out, ranks, period):
@@ -49,8 +51,9 @@ def rank_jitter(args, out, ranks, period):
     N(0, s) step noise drift as far apart over PERIOD steps as the measured ranks did. Per run:
     the compute of each block of PERIOD steps per rank, minus the block's average over the ranks
     (a slowdown shared by all ranks makes nobody wait), minus that rank's mean of it over the run
-    (its persistent speed, a straggler), RMS = s x mean step x sqrt(PERIOD (N-1)/N) (slow spells
-    longer than a step count). Median over the runs; 0 for one rank."""
+    (its persistent speed, a straggler), RMS with B - 1 degrees of freedom per rank over its B
+    blocks = s x mean step x sqrt(PERIOD (N-1)/N) (slow spells longer than a step count). Median
+    over the runs; 0 for one rank."""
     if ranks < 2:
         return 0.0
     estimates = []
@@ -65,14 +68,16 @@ def rank_jitter(args, out, ranks, period):
                 deviations[rank].append(block - average)
         squares = [(d - statistics.mean(rank_deviations)) ** 2
                    for rank_deviations in deviations for d in rank_deviations]
-        rms = math.sqrt(statistics.mean(squares))
+        blocks = len(deviations[0])  # each rank's own mean takes one of its B blocks' freedom
+        rms = math.sqrt(statistics.mean(squares) * (blocks / (blocks - 1) if blocks > 1 else 1))
         estimates.append(rms / (mean_step * math.sqrt(period * (ranks - 1) / ranks)))
     return statistics.median(estimates)
 
 
-def merge_profiles(args, out, ranks):
+def merge_profiles(args, out, ranks, scale=1.0):
     """The workload the simulator gets: per layer, the median over the repeats' profiles of the
-    forward and backward times (each profile is itself the median over a run's steps of rank 0)."""
+    forward and backward times (each profile is itself the median over a run's steps of rank 0),
+    times SCALE (rank_speeds: rank 0's times made the fastest rank's), and the update likewise."""
     profiles = []
     for repeat in range(args.repeats):
         with open(profile_path(out, ranks, repeat)) as f:
@@ -80,11 +85,12 @@ def merge_profiles(args, out, ranks):
     merged = profiles[0]
     for i, layer in enumerate(merged["layers"]):
         for key in ("forward_time_s", "backward_time_s"):
-            layer[key] = statistics.median(p["layers"][i][key] for p in profiles)
+            layer[key] = scale * statistics.median(p["layers"][i][key] for p in profiles)
     if all("update_time_s" in p for p in profiles):
-        merged["update_time_s"] = statistics.median(p["update_time_s"] for p in profiles)
+        merged["update_time_s"] = scale * statistics.median(p["update_time_s"] for p in profiles)
     merged["source"] = (f"median of {len(profiles)} dasim-train --profile runs at {ranks} rank(s) "
-                        f"({profiles[0]['source']})")
+                        f"({profiles[0]['source']})"
+                        + (f", x {scale:.6g}: the fastest rank's times" if scale != 1.0 else ""))
     path = os.path.join(out, f"workload_np{ranks}.json")
     with open(path, "w") as f:
         json.dump(merged, f, indent=2)

@@ -90,12 +90,13 @@ sys.exit(0 if abs(sim_us - want_us) <= 0.01 * want_us + 0.01 else
   "$alpha" "$beta" "$simulated_us" || fail "platform does not reproduce the fitted link"
 # Ranks time-sliced on shared cores drift apart by more than a 100% jitter can say: the estimate
 # is capped (the scenario format's limit) with a warning, not passed on to fail `dasim run`; and a
-# rank that is slower for the whole run becomes a straggler. Rank 0's steps all take c; rank 1's
+# rank that is slower for the whole run becomes a straggler. Rank 1's steps all take c; rank 0's
 # take c in the 1st, 3rd and 5th block of 4 steps after the 4 warm-up steps and 100c in the 2nd
-# and 4th (whatever the run measured). Straggler: rank 1's mean step (12c + 800c) / 20 = 40.6c
-# over rank 0's c = 40.6. Jitter over 4-step blocks: rank 1's block minus the block average is
+# and 4th (whatever the run measured). Straggler: rank 0's mean step (12c + 800c) / 20 = 40.6c
+# over rank 1's c = 40.6; the workload holds rank 0's layer times, so it is divided by 40.6 to be
+# the fastest rank's. Jitter over 4-step blocks: rank 0's block minus the block average is
 # 0, 198c, 0, 198c, 0, i.e. 79.2c on average (its straggling) and -79.2c, +118.8c, -79.2c,
-# +118.8c, -79.2c about it (rank 0 mirrored): RMS 97.0c; mean step (c + 40.6c) / 2 = 20.8c;
+# +118.8c, -79.2c about it (rank 1 mirrored): RMS 97.0c; mean step (40.6c + c) / 2 = 20.8c;
 # 97.0 / (20.8 sqrt(4 x 1/2)) = 3.3 per step.
 $PY - "$OUT/runs/profile_np2_r0.json" <<'PY'
 import json, sys
@@ -103,8 +104,8 @@ run = json.load(open(sys.argv[1]))
 c = 1e-3
 n = len(run["per_rank_steps"][0]["compute_s"])
 assert n == 24, n  # --quick: 24 steps, 4 of them warm-up
-run["per_rank_steps"][0]["compute_s"] = [c] * n
-run["per_rank_steps"][1]["compute_s"] = [c * (100 if k >= 4 and (k - 4) // 4 % 2 else 1) for k in range(n)]
+run["per_rank_steps"][1]["compute_s"] = [c] * n
+run["per_rank_steps"][0]["compute_s"] = [c * (100 if k >= 4 and (k - 4) // 4 % 2 else 1) for k in range(n)]
 json.dump(run, open(sys.argv[1], "w"))
 PY
 # --calibration FILE is copied into OUT (marked here so the copy can be told from the original),
@@ -120,7 +121,14 @@ grep -q "warning: ranks drift .* jitter capped at 100%" "$WORK/stderr.txt" || fa
 [[ $($PY -c "import json,sys; print(json.load(open(sys.argv[1]))['jitter']['stddev'])" "$OUT/scenario_np2_dasgd.json") == 1.0 ]] ||
   fail "scenario_np2_dasgd.json: jitter not capped at 1"
 stragglers=$($PY -c "import json,sys; print(json.load(open(sys.argv[1]))['stragglers'])" "$OUT/scenario_np2_dasgd.json")
-[[ $stragglers == "[{'rank': 1, 'slowdown': 40.6}]" ]] || fail "scenario_np2_dasgd.json: stragglers $stragglers, expected rank 1 at 40.6"
+[[ $stragglers == "[{'rank': 0, 'slowdown': 40.6}]" ]] || fail "scenario_np2_dasgd.json: stragglers $stragglers, expected rank 0 at 40.6"
+$PY -c "
+import json, sys
+profile, workload = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for p, w in zip(profile['layers'], workload['layers']):
+    for key in ('forward_time_s', 'backward_time_s'):
+        assert abs(w[key] - p[key] / 40.6) <= 1e-9 * p[key], (key, w[key], p[key])
+" "$OUT/runs/workload_np2_r0.json" "$OUT/workload_np2.json" || fail "workload_np2.json is not rank 0's layer times / 40.6"
 # Noise can hide the size dependence over the +-25% around a small message (dasim fit-links then
 # refuses: times do not grow with size); the link is then fitted through the origin, with a
 # warning. Times 300, 200, 100 us at 272,004, 340,008, 425,008 bytes: 1 / beta =
