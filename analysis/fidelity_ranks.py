@@ -29,6 +29,11 @@ import tempfile
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def fail(message):
+    print(f"fidelity_ranks.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def period_of(config):
     return 1 if config["schedule"] == "sgd" else int(config["tau"])
 
@@ -37,8 +42,12 @@ def simulate(args, run_path, run, progress):
     """The exposed time per period (mean over the ranks) `dasim run` gives for OUT's scenario of this
     run's rank count and schedule, with the run's own rank speeds as stragglers."""
     ranks = len(run["per_rank_steps"])
-    with open(os.path.join(args.out, f"scenario_np{ranks}_{args.schedule}.json")) as f:
-        scenario = json.load(f)
+    scenario_path = os.path.join(args.out, f"scenario_np{ranks}_{args.schedule}.json")
+    try:
+        with open(scenario_path) as f:
+            scenario = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"--simulate needs {scenario_path}: {e}")
     first, last = run["config"]["timed_steps"]
     means = [sum(r["compute_s"][first - 1:last]) for r in run["per_rank_steps"]]
     scenario["stragglers"] = [{"rank": i, "slowdown": m / min(means)}
@@ -53,20 +62,31 @@ def simulate(args, run_path, run, progress):
             json.dump(scenario, f)
         command = [os.path.join(args.bin_dir, "dasim"), "run", path, "--out", os.path.join(work, "sim"),
                    "--quiet", "--jobs", "1"]
-        done = subprocess.run(command, capture_output=True, text=True)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True)
+        except OSError as e:
+            fail(f"--bin-dir: cannot run {command[0]}: {e}")
         if done.returncode != 0:
-            print(f"fidelity_ranks.py: dasim run for {os.path.basename(run_path)} failed: "
-                  f"{done.stderr.strip()}", file=sys.stderr)
-            sys.exit(2)
+            first = (done.stderr.strip().splitlines() or ["no message"])[0]
+            fail(f"dasim run for {os.path.basename(run_path)} failed: {first}")
         with open(os.path.join(work, "sim", "results.json")) as f:
             row = json.load(f)["rows"][0]
     return 1e3 * row["exposed_comm_s"] * period_of(run["config"])
 
 
 def describe(args, path):
+    """One line for the run at PATH; a file that is not a dasim-train run exits 2."""
+    try:
+        with open(path) as f:
+            run = json.load(f)
+        return describe_run(args, path, run)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, ZeroDivisionError) as e:
+        fail(f"{path}: not a dasim-train run with config.timed_steps and per_rank_steps "
+             f"(compute_s, exposed_s, wait_s): {type(e).__name__} {e}")
+
+
+def describe_run(args, path, run):
     wait_ms = args.wait_ms
-    with open(path) as f:
-        run = json.load(f)
     config = run["config"]
     first, last = config["timed_steps"]  # 1-based, inclusive
     periods = (last - first + 1) / period_of(config)
@@ -105,12 +125,10 @@ def main():
     pattern = os.path.join(args.out, "runs", f"{args.schedule}_np*_r*.json")
     paths = sorted(p for p in glob.glob(pattern) if re.search(r"_np([2-9]|\d\d+)_r\d+\.json$", p))
     if not paths:
-        print(f"fidelity_ranks.py: no multi-rank {args.schedule} runs in {os.path.join(args.out, 'runs')}",
-              file=sys.stderr)
-        sys.exit(2)
+        fail(f"no multi-rank {args.schedule} runs in {os.path.join(args.out, 'runs')}")
+    lines = [describe(args, path) for path in paths]  # all or nothing: a bad run prints no table
     print("per synchronisation period, in ms, over each run's timed window")
-    for path in paths:
-        print(describe(args, path))
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -44,19 +44,43 @@ status=0
 $PY "$SCRIPT" "$WORK/out" --schedule sgd >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
 [[ $status == 2 ]] || fail "no sgd runs: exit status $status, expected 2"
 [[ ! -s $WORK/stdout && $(wc -l <"$WORK/stderr") == 1 ]] || fail "no sgd runs: $(cat "$WORK/stdout" "$WORK/stderr")"
-# --simulate with equal ranks: the closed form above.
+# Bad input, each one line on stderr, exit 2 and nothing on stdout: a run file that is not a
+# dasim-train run (an older one without timed_steps), --simulate without the folder's scenario,
+# and a --bin-dir without dasim.
+expect_bad() {  # expect_bad WHAT EXPECTED ARGS...
+  local what=$1 expected=$2 status=0
+  shift 2
+  $PY "$SCRIPT" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
+  [[ $status == 2 ]] || fail "$what: exit status $status, expected 2"
+  [[ ! -s $WORK/stdout && $(wc -l <"$WORK/stderr") == 1 ]] || fail "$what: $(cat "$WORK/stdout" "$WORK/stderr")"
+  grep -q -- "$expected" "$WORK/stderr" || fail "$what: $(cat "$WORK/stderr")"
+}
+expect_bad "--simulate without a scenario" "--simulate needs" "$WORK/out" --simulate polled-rounds
+mkdir -p "$WORK/old/runs"
+$PY -c "
+import json, sys
+run = json.load(open(sys.argv[1]))
+del run['config']['timed_steps']
+json.dump(run, open(sys.argv[2], 'w'))" "$WORK/out/runs/dasgd_np2_r0.json" "$WORK/old/runs/dasgd_np2_r1.json"
+cp "$WORK/out/runs/dasgd_np2_r0.json" "$WORK/old/runs/"
+expect_bad "a run without timed_steps" "dasgd_np2_r1.json: not a dasim-train run" "$WORK/old"
+
+# --simulate with equal ranks: the closed form above. The folder's scenario says progress async
+# (which hides the whole allreduce behind the next step: 0 ms), so 8.18 also shows that
+# --simulate's progress replaces the scenario's.
 $PY - "$WORK/out" "$SOURCE_DIR" <<'PY'
 import json, os, sys
 out, source = sys.argv[1], sys.argv[2]
 scenario = {"name": "ranks", "platforms": [{"file": os.path.join(source, "platforms/flat-100gbe-64.json"),
                                            "nodes": [2]}],
             "workloads": ["resnet50"], "batch_per_gpu": 32, "schedules": [{"type": "dasgd", "tau": 4, "delay": 1}],
-            "collective": {"progress": "polled"}, "iterations": 8, "warmup": 4}
+            "collective": {"progress": "async"}, "iterations": 8, "warmup": 4}
 json.dump(scenario, open(os.path.join(out, "scenario_np2_dasgd.json"), "w"))
 run = json.load(open(os.path.join(out, "runs", "dasgd_np2_r0.json")))
 run["per_rank_steps"][1]["compute_s"] = run["per_rank_steps"][0]["compute_s"]
 json.dump(run, open(os.path.join(out, "runs", "dasgd_np2_r0.json"), "w"))
 PY
-out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN_DIR" --simulate polled-rounds)
-[[ $out == *"exposed (mean of ranks) measured 6.00, simulated polled-rounds 8.18" ]] || fail "--simulate: $out"
+out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN_DIR" --simulate async,polled-rounds)
+[[ $out == *"exposed (mean of ranks) measured 6.00, simulated async 0.00, polled-rounds 8.18" ]] || fail "--simulate: $out"
+expect_bad "a --bin-dir without dasim" "--bin-dir: cannot run" "$WORK/out" --bin-dir "$WORK/nowhere" --simulate polled
 echo "fidelity_ranks: ok"
