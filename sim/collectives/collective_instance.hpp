@@ -50,7 +50,6 @@ struct CollectiveInstance {
 
   Op op;
   double bytes;
-  int started = 0;  // ranks that have called start() for this instance
   // When the last rank called start(): the collective can only make progress from then on. Shared
   // with the ranks' PendingCollectives, which outlive the instance.
   std::shared_ptr<double> all_started_at = std::make_shared<double>(-1);

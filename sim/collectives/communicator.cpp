@@ -46,8 +46,8 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       hosts_(platform.gpus),
       gpus_per_node_(platform.gpus_per_node),
       nodes_(platform.nodes),
-      calls_(platform.gpus.size(), 0),
-      polled_calls_(platform.gpus.size(), 0) {
+      instances_(platform.gpus.size()),
+      polled_rings_(platform.gpus.size()) {
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
   const auto orders = multi_ring_orders(spec, channels);
   for (const auto& order : orders) rings_.push_back(make_ring({order}));
@@ -85,40 +85,33 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
   return links;
 }
 
+void Communicator::check_call(int rank, double bytes) const {
+  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
+  if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
+}
+
 std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {
-  uint64_t call = calls_[size_t(rank)]++;
-  auto it = open_.find(call);
-  if (it == open_.end()) it = open_.emplace(call, std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_)).first;
-  auto instance = it->second;
+  auto joined = instances_.join(rank, [&] { return std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_); });
+  const auto& instance = joined.object;
   if (instance->op != op || instance->bytes != bytes)
     throw std::logic_error(fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes",
-                                       rank, call, to_string(op), bytes, to_string(instance->op), instance->bytes));
-  if (++instance->started == size()) {  // every rank joined: its actors hold it now
-    *instance->all_started_at = sg4::Engine::get_clock();
-    open_.erase(it);
-  }
+                                       rank, joined.call, to_string(op), bytes, to_string(instance->op),
+                                       instance->bytes));
+  if (joined.last) *instance->all_started_at = sg4::Engine::get_clock();  // it can run from now
   return instance;
 }
 
 std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double bytes) {
-  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
-  if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
-  const uint64_t call = polled_calls_[size_t(rank)]++;
-  auto it = polled_open_.find(call);
-  if (it == polled_open_.end())
-    it = polled_open_.emplace(call, std::make_pair(0, std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes)))
-             .first;
-  auto ring = it->second.second;
-  if (ring->bytes() != bytes)
-    throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}", rank, call,
-                                       bytes, ring->bytes()));
-  if (++it->second.first == size()) polled_open_.erase(it);  // every rank holds it now
-  return ring;
+  check_call(rank, bytes);
+  auto joined = polled_rings_.join(rank, [&] { return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes); });
+  if (joined.object->bytes() != bytes)
+    throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}", rank,
+                                       joined.call, bytes, joined.object->bytes()));
+  return joined.object;
 }
 
 PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
-  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
-  if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
+  check_call(rank, bytes);
   const double now = sg4::Engine::get_clock();
   if (size() == 1) return std::make_shared<PendingCollective>(0, now);
   auto instance = instance_for(rank, op, bytes);

@@ -10,6 +10,7 @@
 // collectives (SPMD): the k-th start of each rank belongs to the same collective.
 #pragma once
 
+#include "collectives/call_matcher.hpp"
 #include "collectives/collective_instance.hpp"
 #include "collectives/collective_types.hpp"
 #include "collectives/double_binary_tree.hpp"
@@ -73,6 +74,7 @@ class Communicator {
   };
 
  private:
+  void check_call(int rank, double bytes) const;  // a rank of this communicator, bytes > 0
   std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);
   RingLinks make_ring(const std::vector<std::vector<int>>& rings) const;
 
@@ -84,10 +86,8 @@ class Communicator {
   RingLinks intra_, inter_;
   std::vector<int> flat_order_;
   std::vector<BinaryTree> trees_;  // built on first tree allreduce
-  std::vector<uint64_t> calls_;  // per rank: collectives started so far
-  std::map<uint64_t, std::shared_ptr<CollectiveInstance>> open_;
-  std::vector<uint64_t> polled_calls_;  // per rank: polled rings joined so far
-  std::map<uint64_t, std::pair<int, std::shared_ptr<PolledRing>>> polled_open_;  // call -> (joined, ring)
+  CallMatcher<CollectiveInstance> instances_;
+  CallMatcher<PolledRing> polled_rings_;
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();
 };
 
