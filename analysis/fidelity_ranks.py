@@ -38,40 +38,41 @@ def period_of(config):
     return 1 if config["schedule"] == "sgd" else int(config["tau"])
 
 
-def simulate(args, run_path, run, progress):
-    """The exposed time per period (mean over the ranks) `dasim run` gives for OUT's scenario of this
-    run's rank count and schedule, with the run's own rank speeds as stragglers."""
-    ranks = len(run["per_rank_steps"])
-    scenario_path = os.path.join(args.out, f"scenario_np{ranks}_{args.schedule}.json")
+def simulate(args, run_path, compute_sums, period):
+    """Per progress model of --simulate: the exposed time per period (mean over the ranks) `dasim run`
+    gives for OUT's scenario of this run's rank count and schedule, with the run's own rank speeds
+    (each rank's compute over the timed window, COMPUTE_SUMS) as stragglers."""
+    scenario_path = os.path.join(args.out, f"scenario_np{len(compute_sums)}_{args.schedule}.json")
     try:
         with open(scenario_path) as f:
             scenario = json.load(f)
     except (OSError, ValueError) as e:
         fail(f"--simulate needs {scenario_path}: {e}")
-    first, last = run["config"]["timed_steps"]
-    means = [sum(r["compute_s"][first - 1:last]) for r in run["per_rank_steps"]]
-    scenario["stragglers"] = [{"rank": i, "slowdown": m / min(means)}
-                              for i, m in enumerate(means) if m > min(means)]
-    scenario.setdefault("collective", {})["progress"] = progress
+    fastest = min(compute_sums)
+    scenario["stragglers"] = [{"rank": i, "slowdown": m / fastest}
+                              for i, m in enumerate(compute_sums) if m > fastest]
     for entry in scenario["platforms"] + scenario["workloads"]:  # absolute: the copy lives elsewhere
         if isinstance(entry, dict) and "file" in entry:
             entry["file"] = os.path.join(os.path.abspath(args.out), entry["file"])
-    with tempfile.TemporaryDirectory() as work:
-        path = os.path.join(work, "scenario.json")
-        with open(path, "w") as f:
-            json.dump(scenario, f)
-        command = [os.path.join(args.bin_dir, "dasim"), "run", path, "--out", os.path.join(work, "sim"),
-                   "--quiet", "--jobs", "1"]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True)
-        except OSError as e:
-            fail(f"--bin-dir: cannot run {command[0]}: {e}")
-        if done.returncode != 0:
-            first = (done.stderr.strip().splitlines() or ["no message"])[0]
-            fail(f"dasim run for {os.path.basename(run_path)} failed: {first}")
-        with open(os.path.join(work, "sim", "results.json")) as f:
-            row = json.load(f)["rows"][0]
-    return 1e3 * row["exposed_comm_s"] * period_of(run["config"])
+    exposed_ms = []
+    for progress in args.simulate.split(","):
+        scenario.setdefault("collective", {})["progress"] = progress
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "scenario.json")
+            with open(path, "w") as f:
+                json.dump(scenario, f)
+            command = [os.path.join(args.bin_dir, "dasim"), "run", path, "--out", os.path.join(work, "sim"),
+                       "--quiet", "--jobs", "1"]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True)
+            except OSError as e:
+                fail(f"--bin-dir: cannot run {command[0]}: {e}")
+            if done.returncode != 0:
+                first = (done.stderr.strip().splitlines() or ["no message"])[0]
+                fail(f"dasim run for {os.path.basename(run_path)} failed: {first}")
+            with open(os.path.join(work, "sim", "results.json")) as f:
+                exposed_ms.append(1e3 * json.load(f)["rows"][0]["exposed_comm_s"] * period)
+    return exposed_ms
 
 
 def describe(args, path):
@@ -89,10 +90,12 @@ def describe_run(args, path, run):
     wait_ms = args.wait_ms
     config = run["config"]
     first, last = config["timed_steps"]  # 1-based, inclusive
-    periods = (last - first + 1) / period_of(config)
-    columns, waits, exposed = [], [], []
+    period = period_of(config)
+    periods = (last - first + 1) / period
+    columns, waits, exposed, compute_sums = [], [], [], []
     for rank in run["per_rank_steps"]:
         window = slice(first - 1, last)
+        compute_sums.append(sum(rank["compute_s"][window]))
         per_period = {key: 1e3 * sum(rank[key][window]) / periods
                       for key in ("compute_s", "exposed_s", "wait_s")}
         onset = next((k + 1 for k, w in enumerate(rank["wait_s"])
@@ -105,8 +108,8 @@ def describe_run(args, path, run):
     state = "one waits" if max(waits) > wait_ms else "in step"
     line = f"{os.path.basename(path)}: {state}; " + "; ".join(columns)
     if args.simulate:
-        simulated = [f"{progress} {simulate(args, path, run, progress):.2f}"
-                     for progress in args.simulate.split(",")]
+        simulated_ms = simulate(args, path, compute_sums, period)
+        simulated = [f"{progress} {ms:.2f}" for progress, ms in zip(args.simulate.split(","), simulated_ms)]
         line += (f"; exposed (mean of ranks) measured {sum(exposed) / len(exposed):.2f}, simulated "
                  + ", ".join(simulated))
     return line

@@ -9,14 +9,9 @@
 # (equal compute), polled-rounds DaSGD in step costs each rank its two chunk copies per average:
 # ResNet-50's 25,557,032 fp32 parameters = 102,228,128 B on flat-100gbe (12.5e9 B/s, 2 us per
 # route), 2 x (51,114,064 / 12.5e9 + 2 us) = 8.18 ms per period.
-set -euo pipefail
-BIN_DIR=$1
-SOURCE_DIR=$2
+source "$2/tests/lib/cli_assert.sh"  # BIN, SRC, WORK, fail, expect_bad_input, finish
 PY=/usr/bin/python3
-SCRIPT=$SOURCE_DIR/analysis/fidelity_ranks.py
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+SCRIPT=$SRC/analysis/fidelity_ranks.py
 
 mkdir -p "$WORK/out/runs"
 $PY - "$WORK/out/runs" <<'PY'
@@ -39,23 +34,11 @@ expected="dasgd_np2_r0.json: one waits; rank 0: compute 80.00 exposed 4.00 wait 
 [[ $(echo "$out" | wc -l) == 2 ]] || fail "expected a header and one run: $out"
 # A threshold above the waits: in step.
 $PY "$SCRIPT" "$WORK/out" --wait-ms 7 | grep -q "dasgd_np2_r0.json: in step;" || fail "--wait-ms 7 did not give in step"
-# No multi-rank run of the schedule: exit 2, one line on stderr, nothing on stdout.
-status=0
-$PY "$SCRIPT" "$WORK/out" --schedule sgd >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
-[[ $status == 2 ]] || fail "no sgd runs: exit status $status, expected 2"
-[[ ! -s $WORK/stdout && $(wc -l <"$WORK/stderr") == 1 ]] || fail "no sgd runs: $(cat "$WORK/stdout" "$WORK/stderr")"
-# Bad input, each one line on stderr, exit 2 and nothing on stdout: a run file that is not a
-# dasim-train run (an older one without timed_steps), --simulate without the folder's scenario,
-# and a --bin-dir without dasim.
-expect_bad() {  # expect_bad WHAT EXPECTED ARGS...
-  local what=$1 expected=$2 status=0
-  shift 2
-  $PY "$SCRIPT" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
-  [[ $status == 2 ]] || fail "$what: exit status $status, expected 2"
-  [[ ! -s $WORK/stdout && $(wc -l <"$WORK/stderr") == 1 ]] || fail "$what: $(cat "$WORK/stdout" "$WORK/stderr")"
-  grep -q -- "$expected" "$WORK/stderr" || fail "$what: $(cat "$WORK/stderr")"
-}
-expect_bad "--simulate without a scenario" "--simulate needs" "$WORK/out" --simulate polled-rounds
+# Bad input, each one line on stderr, exit 2 and nothing on stdout: no multi-rank run of the
+# schedule, a run file that is not a dasim-train run (an older one without timed_steps),
+# --simulate without the folder's scenario, and a --bin-dir without dasim.
+expect_bad_input "no sgd runs" "no multi-rank sgd runs" $PY "$SCRIPT" "$WORK/out" --schedule sgd
+expect_bad_input "--simulate without a scenario" "--simulate needs" $PY "$SCRIPT" "$WORK/out" --simulate polled-rounds
 mkdir -p "$WORK/old/runs"
 $PY -c "
 import json, sys
@@ -63,12 +46,12 @@ run = json.load(open(sys.argv[1]))
 del run['config']['timed_steps']
 json.dump(run, open(sys.argv[2], 'w'))" "$WORK/out/runs/dasgd_np2_r0.json" "$WORK/old/runs/dasgd_np2_r1.json"
 cp "$WORK/out/runs/dasgd_np2_r0.json" "$WORK/old/runs/"
-expect_bad "a run without timed_steps" "dasgd_np2_r1.json: not a dasim-train run" "$WORK/old"
+expect_bad_input "a run without timed_steps" "dasgd_np2_r1.json: not a dasim-train run" $PY "$SCRIPT" "$WORK/old"
 
 # --simulate with equal ranks: the closed form above. The folder's scenario says progress async
 # (which hides the whole allreduce behind the next step: 0 ms), so 8.18 also shows that
 # --simulate's progress replaces the scenario's.
-$PY - "$WORK/out" "$SOURCE_DIR" <<'PY'
+$PY - "$WORK/out" "$SRC" <<'PY'
 import json, os, sys
 out, source = sys.argv[1], sys.argv[2]
 scenario = {"name": "ranks", "platforms": [{"file": os.path.join(source, "platforms/flat-100gbe-64.json"),
@@ -80,7 +63,7 @@ run = json.load(open(os.path.join(out, "runs", "dasgd_np2_r0.json")))
 run["per_rank_steps"][1]["compute_s"] = run["per_rank_steps"][0]["compute_s"]
 json.dump(run, open(os.path.join(out, "runs", "dasgd_np2_r0.json"), "w"))
 PY
-out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN_DIR" --simulate async,polled-rounds)
+out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN" --simulate async,polled-rounds)
 [[ $out == *"exposed (mean of ranks) measured 6.00, simulated async 0.00, polled-rounds 8.18" ]] || fail "--simulate: $out"
-expect_bad "a --bin-dir without dasim" "--bin-dir: cannot run" "$WORK/out" --bin-dir "$WORK/nowhere" --simulate polled
-echo "fidelity_ranks: ok"
+expect_bad_input "a --bin-dir without dasim" "--bin-dir: cannot run" $PY "$SCRIPT" "$WORK/out" --bin-dir "$WORK/nowhere" --simulate polled
+finish
