@@ -144,19 +144,19 @@ def parse_args():
         if getattr(args, key) is None:
             setattr(args, key, base[key])
     args.warmup = base["warmup"]
-    longest = max(args.schedule_list, key=lambda s: sync_period(args, s))
+    longest = max(args.schedule_list, key=lambda s: sync_period(s, args.tau))
     first, timed = timed_window(args, longest)
     if args.repeats < 1 or timed == 0:
-        fail(f"--repeats must be >= 1 and --steps at least {first + sync_period(args, longest)} (the "
+        fail(f"--repeats must be >= 1 and --steps at least {first + sync_period(longest, args.tau)} (the "
              f"warm-up of {args.warmup} steps rounded up to whole periods of "
-             f"{sync_period(args, longest)}, plus one period)")
+             f"{sync_period(longest, args.tau)}, plus one period)")
     return args
 
 
 def timed_window(args, schedule):
     """The steps dasim-train times (executor/schedule.cpp, steady_window): the warm-up rounded up to
     whole synchronisation periods, then as many whole periods as the run has -> (first, count)."""
-    period = sync_period(args, schedule)
+    period = sync_period(schedule, args.tau)
     first = -(-args.warmup // period) * period
     return first, max(args.steps - first, 0) // period * period
 
@@ -371,7 +371,7 @@ def main():
         }
         # How far the ranks drift apart between synchronisations: what they wait for each other.
         if ranks > 1 and args.profile_at == "each":
-            jitter = rank_jitter(args, out, ranks, sync_period(args, schedule))
+            jitter = rank_jitter(args, out, ranks, sync_period(schedule, args.tau))
             if jitter > MAX_JITTER:
                 # Ranks time-sliced on shared cores drift by whole time slices, far beyond what
                 # Gaussian step noise describes; the scenario format stops at a 100% stddev.

@@ -12,9 +12,9 @@ from fidelity_common import profile_path
 MAX_JITTER = 1.0  # the largest jitter.stddev a scenario accepts
 
 
-def sync_period(args, schedule):
+def sync_period(schedule, tau):
     """Steps between two points where every rank waits for all the others."""
-    return 1 if schedule == "sgd" else args.tau
+    return 1 if schedule == "sgd" else tau
 
 
 def profile_rank_steps(args, out, ranks, repeat):

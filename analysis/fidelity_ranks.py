@@ -26,16 +26,14 @@ import subprocess
 import sys
 import tempfile
 
+from fidelity_profiles import sync_period
+
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def fail(message):
     print(f"fidelity_ranks.py: {message}", file=sys.stderr)
     sys.exit(2)
-
-
-def period_of(config):
-    return 1 if config["schedule"] == "sgd" else int(config["tau"])
 
 
 def simulate(args, run_path, compute_sums, period):
@@ -90,7 +88,7 @@ def describe_run(args, path, run):
     wait_ms = args.wait_ms
     config = run["config"]
     first, last = config["timed_steps"]  # 1-based, inclusive
-    period = period_of(config)
+    period = sync_period(config["schedule"], int(config["tau"]))
     periods = (last - first + 1) / period
     columns, waits, exposed, compute_sums = [], [], [], []
     for rank in run["per_rank_steps"]:
