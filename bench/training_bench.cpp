@@ -4,7 +4,7 @@
 // averaging is waited for in the measured one.
 #include "bench_support.hpp"
 #include "calibration/calibration.hpp"
-#include "engine/isolated_run.hpp"
+#include "runtime/isolated_run.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
 #include "workload/workload_file.hpp"
@@ -30,7 +30,7 @@ void run_dasgd(benchmark::State& state, const std::string& platform_file, const 
   config.measured_iterations = 4;
   double iter_s = 0;
   for (auto _ : state) {
-    auto out = engine::run_isolated([&] { return engine::to_json(engine::simulate_training(config)).dump(); });
+    auto out = runtime::run_isolated([&] { return engine::to_json(engine::simulate_training(config)).dump(); });
     iter_s = nlohmann::json::parse(out)["iter_time_s"].get<double>();
   }
   state.counters["gpus"] = config.platform.total_gpus();

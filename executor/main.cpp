@@ -7,7 +7,7 @@
 #include "common/errors.hpp"
 #include "options.hpp"
 #include "reference.hpp"
-#include "report/result_row.hpp"
+#include "results/result_row.hpp"
 #include "summary.hpp"
 #include "trainer.hpp"
 #ifdef DASIM_TRAIN_CUDA
@@ -246,7 +246,7 @@ int run(int argc, char** argv) {
       }
       const auto row = make_result_row(run, per_rank);
       write_file_atomically(o.output, make_output(run, per_rank, wall_time_s).dump(2) + "\n");
-      write_file_atomically(o.csv, report::to_csv({row}));
+      write_file_atomically(o.csv, results::to_csv({row}));
       if (!o.profile.empty())
         write_file_atomically(
             o.profile, make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,

@@ -64,14 +64,14 @@ double steady_mean(const std::vector<double>& values, const SteadyWindow& window
 
 }  // namespace
 
-report::ResultRow make_result_row(const RunDescription& run,
+results::ResultRow make_result_row(const RunDescription& run,
                                   const std::vector<std::vector<StepRecord>>& per_rank) {
   const auto& o = run.options;
   const SteadyWindow window =
       steady_window(o.schedule, static_cast<long>(per_rank.front().size()), o.warmup_steps);
   if (window.count < 1)
     throw std::invalid_argument("no whole synchronisation period after the warm-up to time");
-  report::ResultRow row;
+  results::ResultRow row;
   row.scenario = o.scenario;
   row.platform = platform_name(run.hosts);
   row.workload = model_name(run.widths);
@@ -156,7 +156,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   nlohmann::ordered_json out;
   out["tool"] = "dasim-train";
   out["config"] = config;
-  out["results"] = report::to_json(std::vector<report::ResultRow>{make_result_row(run, per_rank)});
+  out["results"] = results::to_json(std::vector<results::ResultRow>{make_result_row(run, per_rank)});
   out["target"] = target;
   out["wall_time_s"] = wall_time_s;
   out["loss_curve"] = loss;

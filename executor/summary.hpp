@@ -5,7 +5,7 @@
 #pragma once
 
 #include "options.hpp"
-#include "report/result_row.hpp"
+#include "results/result_row.hpp"
 #include "step_record.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,7 +50,7 @@ std::string platform_name(const std::vector<std::string>& hosts);
 // iteration time is the mean over steps of the slowest rank's step time; compute, comm and exposed
 // are means over ranks and steps. The end-of-run drain is not a step: extra `drain_s` (slowest rank).
 // Throws std::invalid_argument when the window is empty (options.cpp rejects such runs first).
-report::ResultRow make_result_row(const RunDescription& run,
+results::ResultRow make_result_row(const RunDescription& run,
                                   const std::vector<std::vector<StepRecord>>& per_rank);
 
 nlohmann::ordered_json make_output(const RunDescription& run,

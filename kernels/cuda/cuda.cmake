@@ -15,14 +15,6 @@ if(NOT DASIM_CUDA)
   return()
 endif()
 enable_language(CUDA)
-# The project's warning flags (-Wall -Wextra [-Werror]) are host-compiler flags that nvcc rejects:
-# in this directory they apply to C++ only; CUDA sources get -Wall through -Xcompiler.
-get_directory_property(_dasim_options COMPILE_OPTIONS)
-set(_dasim_cxx_only_options)
-foreach(_opt ${_dasim_options})
-  list(APPEND _dasim_cxx_only_options $<$<COMPILE_LANGUAGE:CXX>:${_opt}>)
-endforeach()
-set_directory_properties(PROPERTIES COMPILE_OPTIONS "${_dasim_cxx_only_options}")
 find_package(CUDAToolkit REQUIRED)
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52")
   # sm_90 machine code (H100/H200) plus compute_90 PTX the driver can JIT for newer GPUs.
@@ -32,9 +24,11 @@ set(CMAKE_CUDA_STANDARD 17)
 
 add_library(dasim_kernels_cuda STATIC cuda/cuda_suite.cpp cuda/cuda_gemm.cpp cuda/cuda_memory.cpp cuda/cuda_kernels.cu
                                       cuda/cuda_conv.cpp cuda/cuda_nccl.cpp)
-target_link_libraries(dasim_kernels_cuda PUBLIC dasim_kernels_common CUDA::cudart CUDA::cublas)
+target_include_directories(dasim_kernels_cuda PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dasim_kernels_cuda PUBLIC dasim_kernels_common CUDA::cudart CUDA::cublas PRIVATE dasim_warnings)
 # The legacy cudnnConvolution* API is deprecated in cuDNN 9 (see cuda_conv.cpp for why it is used).
 set_source_files_properties(cuda/cuda_conv.cpp PROPERTIES COMPILE_OPTIONS -Wno-deprecated-declarations)
+# dasim_warnings gives C++ sources their flags; nvcc takes host-compiler warnings through -Xcompiler.
 target_compile_options(dasim_kernels_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 
 find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})

@@ -2,8 +2,8 @@
 
 #include "collectives/communicator.hpp"
 #include "common/errors.hpp"
-#include "engine/isolated_run.hpp"
-#include "engine/simulation.hpp"
+#include "runtime/isolated_run.hpp"
+#include "runtime/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u/Actor.hpp>
@@ -20,7 +20,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
                                                         const CollectiveOptions& options, Op op,
                                                         const std::vector<double>& sizes_bytes, int concurrent,
                                                         const std::function<void(size_t)>& on_size_done) {
-  engine::Simulation sim(spec);
+  runtime::Simulation sim(spec);
   Communicator comm(spec, sim.platform(), options);
   const int p = comm.size();
   std::vector<double> start(sizes_bytes.size(), 0), finish(sizes_bytes.size(), 0);
@@ -56,7 +56,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
 std::vector<CollectiveSample> run_collective_sweep(const platform::PlatformSpec& spec,
                                                    const CollectiveOptions& options, Op op,
                                                    const std::vector<double>& sizes_bytes, int concurrent) {
-  std::string out = engine::run_isolated([&] {
+  std::string out = runtime::run_isolated([&] {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : simulate_collective_sweep(spec, options, op, sizes_bytes, concurrent))
       j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps});

@@ -18,7 +18,7 @@ struct CollectiveSample {
   double busbw_Bps = 0;  // algbw x bus_bandwidth_factor(op, ranks)
 };
 
-// Simulates in the calling process (one SimGrid engine: wrap in engine::run_isolated).
+// Simulates in the calling process (one SimGrid engine: wrap in runtime::run_isolated).
 // `concurrent` > 1 starts that many identical collectives at once on every rank and reports the
 // time until all have finished.
 std::vector<CollectiveSample> simulate_collective_sweep(const platform::PlatformSpec& spec,

@@ -2,8 +2,8 @@
 
 #include "collectives/communicator.hpp"
 #include "compute/compute_model.hpp"
-#include "engine/simulation.hpp"
-#include "schedules/worker.hpp"
+#include "runtime/simulation.hpp"
+#include "workers/worker.hpp"
 
 #include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -15,7 +15,7 @@ namespace sg4 = simgrid::s4u;
 namespace dasim::engine {
 namespace {
 
-nlohmann::json trace_events(const std::vector<schedules::WorkerRecord>& records, int gpus_per_node) {
+nlohmann::json trace_events(const std::vector<workers::WorkerRecord>& records, int gpus_per_node) {
   nlohmann::json events = nlohmann::json::array();
   for (size_t rank = 0; rank < records.size(); ++rank) {
     if (!records[rank].trace) continue;
@@ -41,18 +41,18 @@ int whole_periods(int iterations, const schedules::ScheduleSpec& schedule) {
 
 TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
-  const auto plan = schedules::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
+  const auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
                                          config.batch_per_gpu, config.schedule.bucket_cap_bytes);
   const int warmup = whole_periods(config.warmup_iterations, config.schedule);
   const int measured = whole_periods(std::max(1, config.measured_iterations), config.schedule);
 
-  Simulation sim(config.platform);
+  runtime::Simulation sim(config.platform);
   collectives::Communicator comm(config.platform, sim.platform(), config.collective);
   const int p = comm.size();
-  std::vector<schedules::WorkerRecord> records(static_cast<size_t>(p));
-  std::vector<std::unique_ptr<schedules::Worker>> workers;
+  std::vector<workers::WorkerRecord> records(static_cast<size_t>(p));
+  std::vector<std::unique_ptr<workers::Worker>> workers;
   for (int rank = 0; rank < p; ++rank) {
-    schedules::WorkerSetup setup;
+    workers::WorkerSetup setup;
     setup.rank = rank;
     setup.iterations = warmup + measured;
     auto slow = config.slowdown_by_rank.find(rank);
@@ -61,7 +61,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     setup.seed = config.seed;
     records[size_t(rank)].trace = rank < config.trace_ranks;
     workers.push_back(
-        std::make_unique<schedules::Worker>(setup, plan, config.schedule, comm, records[size_t(rank)]));
+        std::make_unique<workers::Worker>(setup, plan, config.schedule, comm, records[size_t(rank)]));
     auto* worker = workers.back().get();
     sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)], [worker] { (*worker)(); });
   }
@@ -82,9 +82,9 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     // Each worker's own window, so a straggler's compute is not cut short by the others' clocks.
     double begin = warmup > 0 ? r.iteration_end_s[size_t(warmup - 1)] : 0.0;
     double end = r.iteration_end_s.back();
-    result.compute_s += schedules::covered_length(r.compute, begin, end);
-    result.comm_s += schedules::covered_length(r.comm, begin, end);
-    result.exposed_comm_s += schedules::covered_length(r.wait, begin, end);
+    result.compute_s += workers::covered_length(r.compute, begin, end);
+    result.comm_s += workers::covered_length(r.comm, begin, end);
+    result.exposed_comm_s += workers::covered_length(r.wait, begin, end);
   }
   const double per = static_cast<double>(p) * measured;
   result.compute_s /= per;

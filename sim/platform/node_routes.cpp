@@ -101,4 +101,17 @@ RouteFigures route_figures(const PlatformSpec& spec, const std::vector<NodeLinkR
   return f;
 }
 
+std::string connection_label(const PlatformSpec& spec, int a, int b) {
+  if (a == b) return "X";
+  auto route = gpu_to_gpu_route(spec, a, b);
+  if (route.front().cls == LinkClass::nvswitch_port) return "NVS";
+  if (route.front().cls == LinkClass::nvlink) {
+    for (const auto& p : spec.nvlink->pairs)
+      if (p.a == std::min(a, b) && p.b == std::max(a, b)) return fmt::format("NV{}", p.links);
+  }
+  bool sys = std::any_of(route.begin(), route.end(), [](auto& r) { return r.cls == LinkClass::inter_socket; });
+  if (sys) return "SYS";
+  return route.size() == 2 ? "PIX" : "NODE";
+}
+
 }  // namespace dasim::platform

@@ -37,4 +37,9 @@ struct RouteFigures {
 };
 RouteFigures route_figures(const PlatformSpec& spec, const std::vector<NodeLinkRef>& route);
 
+// Connection label of a GPU pair inside a node, as `nvidia-smi topo -m` prints it: NV<k> (k
+// NVLinks), NVS (NVSwitch), PIX (same PCIe switch), NODE (different switches, same socket), SYS
+// (across the inter-socket link), X (the GPU itself).
+std::string connection_label(const PlatformSpec& spec, int a, int b);
+
 }  // namespace dasim::platform

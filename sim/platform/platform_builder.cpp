@@ -66,21 +66,11 @@ class NodeLinks {
 
 std::string gpu_host_name(int node, int gpu) { return fmt::format("n{}g{}", node, gpu); }
 
-void configure_network_model(const PlatformSpec& spec) {
-  sg4::Engine::set_config("network/model:" + spec.network.model);
-  sg4::Engine::set_config("network/crosstraffic", spec.network.crosstraffic);
-  // TCP-gamma caps a flow at gamma / (2 x latency), a TCP window effect that RDMA fabrics and
-  // NVLink do not have; 0 removes the cap so a transfer runs at its bottleneck bandwidth.
-  sg4::Engine::set_config("network/TCP-gamma", 0.0);
-}
-
 BuiltPlatform build_platform(const PlatformSpec& spec) {
   BuiltPlatform built;
   built.nodes = spec.nodes;
   built.gpus_per_node = spec.gpus_per_node;
   built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
-  built.network_model_note = fmt::format("SimGrid {} network model, latency factor 1, bandwidth factor 1, crosstraffic {}",
-                                         spec.network.model, spec.network.crosstraffic ? "on" : "off");
 
   auto make_node = [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) -> std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> {
     if (node_id >= static_cast<unsigned long>(spec.nodes)) {

@@ -9,7 +9,7 @@
 //    GPU <-> GPU: NVSwitch ports | NVLink pair | PCIe path
 //
 // SimGrid allows one Engine per process: build a platform inside a process that simulates once
-// (see engine/isolated_run.hpp).
+// (see runtime/isolated_run.hpp).
 #pragma once
 
 #include "platform/platform_spec.hpp"
@@ -26,12 +26,7 @@ struct BuiltPlatform {
   std::vector<simgrid::s4u::Host*> gpus;  // rank order: node-major, rank = node * gpus_per_node + gpu
   int nodes = 0;
   int gpus_per_node = 0;
-  std::string network_model_note;  // stated in outputs: which SimGrid network model and factors
 };
-
-// Sets the SimGrid network configuration the spec asks for. Must run before build_platform and
-// before the engine loads anything else.
-void configure_network_model(const PlatformSpec& spec);
 
 BuiltPlatform build_platform(const PlatformSpec& spec);
 

@@ -37,12 +37,19 @@ void run_script(const std::vector<std::string>& args) {
 
 std::string analysis_dir() {
   if (const char* dir = std::getenv("DASIM_ANALYSIS_DIR")) return dir;
-  return std::string(DASIM_SOURCE_DIR) + "/analysis";
+  // <prefix>/bin/dasim finds <prefix>/share/dasim/analysis: a copy in an installed tree, a link to
+  // the sources in the build tree (analysis/CMakeLists.txt), so no source path is compiled in.
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw RuntimeFailure("cannot locate the dasim binary (/proc/self/exe) to find the analysis scripts");
+  return (exe.parent_path().parent_path() / "share" / "dasim" / "analysis").string();
 }
 
 std::vector<std::string> make_plots(const std::string& results_csv, const std::string& out_dir,
                                     const std::string& sweep_column) {
   const std::string dir = analysis_dir();
+  if (!std::filesystem::exists(std::filesystem::path(dir) / "plot_scaleup.py"))
+    throw RuntimeFailure(fmt::format("the analysis scripts are not in {} (set DASIM_ANALYSIS_DIR)", dir));
   std::vector<std::string> written;
   auto out = [&](const std::string& name) { return (std::filesystem::path(out_dir) / name).string(); };
   run_script({python(), dir + "/plot_scaleup.py", results_csv, "-o", out("scaleup.png"), "--efficiency-out",

@@ -7,7 +7,8 @@
 
 namespace dasim::report {
 
-// Directory of the analysis scripts: $DASIM_ANALYSIS_DIR, else the source tree's analysis/.
+// Directory of the analysis scripts: $DASIM_ANALYSIS_DIR, else share/dasim/analysis beside the
+// binary's bin/ directory (install and build trees alike).
 std::string analysis_dir();
 
 // Writes scaleup.png, scaleup_efficiency.png and breakdown.png (and sizing.png when

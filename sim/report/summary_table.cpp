@@ -4,7 +4,7 @@
 
 namespace dasim::report {
 
-std::string summary_table(const std::vector<ResultRow>& rows) {
+std::string summary_table(const std::vector<results::ResultRow>& rows) {
   std::string out = fmt::format("{:<12} {:<16} {:<18} {:>6} {:>10} {:>9} {:>6} {:>11} {:>11} {:>11}\n", "workload",
                                 "platform", "schedule", "gpus", "iter_ms", "speedup", "eff", "compute_ms",
                                 "comm_ms", "exposed_ms");

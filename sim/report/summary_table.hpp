@@ -2,13 +2,13 @@
 // first (iteration time, speedup, efficiency, where the time goes).
 #pragma once
 
-#include "report/result_row.hpp"
+#include "results/result_row.hpp"
 
 #include <string>
 #include <vector>
 
 namespace dasim::report {
 
-std::string summary_table(const std::vector<ResultRow>& rows);
+std::string summary_table(const std::vector<results::ResultRow>& rows);
 
 }  // namespace dasim::report

@@ -1,7 +1,7 @@
 #include "scenario/runner.hpp"
 
 #include "common/errors.hpp"
-#include "engine/isolated_run.hpp"
+#include "runtime/isolated_run.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
@@ -106,7 +106,7 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gpus_of(a) > gpus_of(b); });
   std::vector<std::function<std::string()>> ordered;
   for (size_t i : order) ordered.push_back(jobs[i]);
-  auto ordered_outputs = engine::run_isolated_parallel(ordered, options.jobs, progress);
+  auto ordered_outputs = runtime::run_isolated_parallel(ordered, options.jobs, progress);
   std::vector<std::string> outputs(jobs.size());
   for (size_t i = 0; i < order.size(); ++i) outputs[order[i]] = std::move(ordered_outputs[i]);
 
@@ -118,7 +118,7 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
     auto base = engine::training_result_from_json(nlohmann::json::parse(
         outputs[baseline_job.at(Key{c.platform, c.workload, c.schedule, c.sweep_value.value_or(0)})]));
     const auto& schedule = sc.schedules[c.schedule];
-    report::ResultRow row;
+    results::ResultRow row;
     row.scenario = sc.name;
     row.platform = entry.spec.name;
     row.workload = sc.workloads[c.workload].name;

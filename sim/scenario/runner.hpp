@@ -3,7 +3,7 @@
 // shared schema. Progress with an ETA goes to stderr unless quiet.
 #pragma once
 
-#include "report/result_row.hpp"
+#include "results/result_row.hpp"
 #include "scenario/scenario.hpp"
 
 #include <nlohmann/json.hpp>
@@ -22,7 +22,7 @@ struct RunOptions {
 };
 
 struct RunOutput {
-  std::vector<report::ResultRow> rows;  // in expand() order
+  std::vector<results::ResultRow> rows;  // in expand() order
   nlohmann::json trace;                 // Chrome trace events of trace_index, or null
   double wall_s = 0;
 };

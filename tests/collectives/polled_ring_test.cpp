@@ -1,8 +1,8 @@
 // PolledRing (progress polled_rounds) against hand-derived timelines on flat-100gbe-64, 2 ranks:
 // a round copies a chunk of S / 2 over NIC - switch - NIC, c = (S / 2) / 12.5e9 + 2 us.
 #include "collectives/communicator.hpp"
-#include "engine/isolated_run.hpp"
-#include "engine/simulation.hpp"
+#include "runtime/isolated_run.hpp"
+#include "runtime/simulation.hpp"
 #include "platform/platform_loader.hpp"
 
 #include <gtest/gtest.h>
@@ -22,9 +22,9 @@ constexpr double kCopy = kBytes / 2 / 12.5e9 + 2e-6;  // 1.602 ms
 // Runs two ranks: rank 0 starts at 0 and, if poll_at_s > 0, computes until poll_at_s and polls once
 // there; rank 1 starts at start_1_s. Both then wait. Returns "end0 end1 polls0" (seconds).
 std::string run(double poll_at_s, double start_1_s) {
-  return engine::run_isolated([&] {
+  return runtime::run_isolated([&] {
     auto spec = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", 2);
-    engine::Simulation sim(spec);
+    runtime::Simulation sim(spec);
     collectives::Communicator comm(spec, sim.platform(), collectives::CollectiveOptions{});
     double end[2] = {0, 0}, polls0 = 0;
     sg4::Actor::create("rank0", sim.platform().gpus[0], [&] {
@@ -83,10 +83,10 @@ TEST(PolledRing, ALateRanksWaitsForItsPeersNextPoll) {
 // of c = (S / P) / B + 2 us: the alpha-beta ring allreduce on every rank.
 TEST(PolledRing, AnyRingOfWaitingRanksTakesTheRingAllreduce) {
   for (int p : {3, 4, 8}) {
-    const std::string out = engine::run_isolated([&] {
+    const std::string out = runtime::run_isolated([&] {
       auto spec =
           platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", p);
-      engine::Simulation sim(spec);
+      runtime::Simulation sim(spec);
       collectives::Communicator comm(spec, sim.platform(), collectives::CollectiveOptions{});
       std::vector<double> end(size_t(p), 0);
       for (int rank = 0; rank < p; ++rank)

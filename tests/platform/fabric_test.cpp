@@ -1,8 +1,8 @@
 // Fabric-level behaviour: fat-tree oversubscription under cross-pod load, presets at any size.
-#include "engine/isolated_run.hpp"
-#include "engine/simulation.hpp"
+#include "runtime/isolated_run.hpp"
+#include "runtime/simulation.hpp"
 #include "platform/platform_loader.hpp"
-#include "platform/platform_summary.hpp"
+#include "platform/bisection.hpp"
 #include "transfer_probe.hpp"
 
 #include <fmt/format.h>
@@ -64,8 +64,8 @@ class PresetSizes : public ::testing::TestWithParam<std::tuple<std::string, int>
 TEST_P(PresetSizes, LoadsAndBuildsWithAllGpus) {
   auto [file, nodes] = GetParam();
   auto spec = load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + file, nodes);
-  std::string hosts = dasim::engine::run_isolated([&] {
-    dasim::engine::Simulation sim(spec);
+  std::string hosts = dasim::runtime::run_isolated([&] {
+    dasim::runtime::Simulation sim(spec);
     std::vector<simgrid::s4u::Link*> links;
     double latency = 0;
     // The farthest pair must be routable.

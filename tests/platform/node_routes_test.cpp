@@ -1,7 +1,7 @@
 // Intra-node routes as pure functions of the spec (no SimGrid), checked on the DGX-1 preset.
 #include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
-#include "platform/platform_summary.hpp"
+#include "platform/node_routes.hpp"
 
 #include <gtest/gtest.h>
 

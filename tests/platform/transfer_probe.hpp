@@ -2,8 +2,8 @@
 // process, one SimGrid engine each) and returns each transfer's completion time.
 #pragma once
 
-#include "engine/isolated_run.hpp"
-#include "engine/simulation.hpp"
+#include "runtime/isolated_run.hpp"
+#include "runtime/simulation.hpp"
 #include "platform/platform_spec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,8 +16,8 @@ namespace dasim::testing {
 
 inline std::vector<double> simulate_transfers(const platform::PlatformSpec& spec,
                                               const std::vector<std::pair<int, int>>& rank_pairs, double bytes) {
-  std::string out = engine::run_isolated([&] {
-    engine::Simulation sim(spec);
+  std::string out = runtime::run_isolated([&] {
+    runtime::Simulation sim(spec);
     std::vector<double> done(rank_pairs.size(), -1);
     for (size_t i = 0; i < rank_pairs.size(); ++i) {
       auto* src = sim.platform().gpus.at(static_cast<size_t>(rank_pairs[i].first));

@@ -1,0 +1,50 @@
+// `dasim calibrate --device cuda|cpu [--quick] --out FILE`: runs the kernel microbenchmarks of
+// kernels/ and writes a calibration file for the compute model. Progress goes to stderr.
+#include "kernels/calibrate.hpp"
+#include "commands.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+namespace dasim::cli {
+
+namespace {
+struct CalibrateArgs {
+  std::string device;
+  bool quick = false;
+  std::string out;
+};
+
+std::string command_line(const CalibrateArgs& args) {
+  return fmt::format("dasim calibrate --device {}{} --out {}", args.device, args.quick ? " --quick" : "",
+                     args.out);
+}
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Measure GEMM/conv/memory/communication kernels and write a calibration file");
+  cmd->add_option("--device", args->device, "cpu or cuda")->required()->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_flag("--quick", args->quick, "small sizes and few repetitions (seconds; for tests)");
+  cmd->add_option("--out", args->out, "calibration JSON to write")->required();
+  cmd->callback([args] {
+    kernels::CalibrateRequest request;
+    request.device = args->device;
+    request.quick = args->quick;
+    request.out = args->out;
+    request.command_line = command_line(*args);
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) request.helper_dir = self.parent_path().string();
+    request.progress = [](const std::string& line) { fmt::print(stderr, "calibrate: {}\n", line); };
+    calibration::Calibration c = kernels::run_calibration(request);
+    fmt::print("{}: {} measured; fp32 {:.4g} FLOP/s, memory {:.4g} B/s, launch {:.3g} s -> {}\n",
+               args->device, c.device.name, c.fitted.flops.at("fp32"), c.fitted.memory_bandwidth_Bps,
+               c.fitted.launch_overhead_s, args->out);
+  });
+}
+
+}  // namespace dasim::cli

@@ -1,0 +1,123 @@
+// `dasim collective`: nccl-tests-style sweep of a collective on a simulated platform. Columns have
+// nccl-tests' meaning (size in bytes, time in us, algbw and busbw in GB/s) so a real nccl-tests
+// run can be put beside the prediction.
+#include "commands.hpp"
+#include "collectives/collective_benchmark.hpp"
+#include "common/errors.hpp"
+#include "common/units.hpp"
+#include "runtime/isolated_run.hpp"
+#include "platform/platform_loader.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace dasim::cli {
+namespace {
+
+struct CollectiveArgs {
+  std::string platform;
+  int nodes = 0;
+  std::string op = "allreduce";
+  std::string algo = "ring";
+  std::string min_bytes = "8";
+  std::string max_bytes = "1G";
+  double factor = 2;
+  std::string format = "table";
+  bool fine = false;
+  bool reduction = false;
+  double memory_bandwidth_Bps = 900e9;
+  bool quiet = false;
+};
+
+double parse_size(const std::string& text, const char* option) {
+  try {
+    return units::parse_bytes(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("{}: {}", option, e.what()));
+  }
+}
+
+void run(const CollectiveArgs& a) {
+  auto spec = platform::load_platform(a.platform, a.nodes > 0 ? std::optional<int>(a.nodes) : std::nullopt);
+  collectives::CollectiveOptions options;
+  try {
+    options.algorithm = collectives::parse_algorithm(a.algo);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--algo: ") + e.what());
+  }
+  options.granularity = a.fine ? collectives::Granularity::fine : collectives::Granularity::coarse;
+  options.reduction_compute = a.reduction;
+  options.memory_bandwidth_Bps = a.memory_bandwidth_Bps;
+  collectives::Op op;
+  try {
+    op = collectives::parse_op(a.op);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--op: ") + e.what());
+  }
+  const double min_bytes = parse_size(a.min_bytes, "--min-bytes");
+  const double max_bytes = parse_size(a.max_bytes, "--max-bytes");
+  if (min_bytes <= 0) throw InputError("--min-bytes: expected a size > 0 bytes");
+  auto sizes = collectives::geometric_sizes(min_bytes, max_bytes, a.factor);
+  if (op != collectives::Op::allreduce && options.algorithm != collectives::Algorithm::ring)
+    throw InputError(fmt::format("--algo {}: {} is implemented with the ring algorithm only", a.algo, a.op));
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  // One simulation for the whole sweep; the child reports each finished size on stderr.
+  std::string out = runtime::run_isolated([&] {
+    auto samples = collectives::simulate_collective_sweep(spec, options, op, sizes, 1, [&](size_t i) {
+      if (a.quiet) return;
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      fmt::print(stderr, "\r[collective] size {}/{} ({}) simulated, {:.1f} s wall", i + 1, sizes.size(),
+                 units::format_bytes(sizes[i]), elapsed);
+      if (i + 1 == sizes.size()) fmt::print(stderr, "\n");
+    });
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& s : samples) j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps});
+    return j.dump();
+  });
+
+  const auto rows = nlohmann::json::parse(out);
+  if (a.format == "csv") {
+    fmt::print("size_bytes,time_us,algbw_GBps,busbw_GBps\n");
+    for (const auto& r : rows)
+      fmt::print("{:.0f},{:.3f},{:.3f},{:.3f}\n", r[0].get<double>(), r[1].get<double>() * 1e6,
+                 r[2].get<double>() / 1e9, r[3].get<double>() / 1e9);
+    return;
+  }
+  fmt::print("# dasim collective: {} {} on {} ({} nodes x {} GPUs = {} ranks), {} flows\n", a.op, a.algo, spec.name,
+             spec.nodes, spec.gpus_per_node, spec.total_gpus(), a.fine ? "fine-grained" : "coarse");
+  fmt::print("# busbw = algbw x {} (nccl-tests convention)\n",
+             op == collectives::Op::allreduce ? "2(n-1)/n" : op == collectives::Op::broadcast ? "1" : "(n-1)/n");
+  fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "size(B)", "time(us)", "algbw", "busbw");
+  fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "", "", "(GB/s)", "(GB/s)");
+  for (const auto& r : rows)
+    fmt::print("{:>14.0f} {:>14.2f} {:>10.2f} {:>10.2f}\n", r[0].get<double>(), r[1].get<double>() * 1e6,
+               r[2].get<double>() / 1e9, r[3].get<double>() / 1e9);
+}
+
+}  // namespace
+
+void add_collective_command(CLI::App& app) {
+  auto a = std::make_shared<CollectiveArgs>();
+  auto* cmd = app.add_subcommand("collective", "nccl-tests-style sweep of a collective on a simulated platform");
+  cmd->add_option("--platform", a->platform, "Platform JSON file")->required();
+  cmd->add_option("--nodes", a->nodes, "Override the node count (ranks = nodes x GPUs per node)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast");
+  cmd->add_option("--algo", a->algo, "ring | tree | hierarchical");
+  cmd->add_option("--min-bytes", a->min_bytes, "Smallest size (e.g. 8, 1K, 1M)");
+  cmd->add_option("--max-bytes", a->max_bytes, "Largest size (e.g. 1G)");
+  cmd->add_option("--factor", a->factor, "Size multiplier between rows");
+  cmd->add_option("--format", a->format, "table | csv")->check(CLI::IsMember({"table", "csv"}));
+  cmd->add_flag("--fine", a->fine, "Fine-grained messages (every ring step) instead of coarse flows");
+  cmd->add_flag("--reduction-compute", a->reduction, "Add reduction time (3 x bytes / memory bandwidth)");
+  cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s");
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->callback([a] { run(*a); });
+}
+
+}  // namespace dasim::cli

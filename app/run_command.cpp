@@ -1,0 +1,101 @@
+// `dasim run SCENARIO --out DIR`: simulates every configuration of a scenario, writes
+// DIR/results.csv and DIR/results.json (and a Chrome/Perfetto trace, and plots, when asked),
+// and prints the summary table.
+#include "commands.hpp"
+#include "common/atomic_file.hpp"
+#include "runtime/interruption.hpp"
+#include "platform/network_model.hpp"
+#include "platform/platform_variants.hpp"
+#include "report/plots.hpp"
+#include "report/summary_table.hpp"
+#include "scenario/limits.hpp"
+#include "scenario/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+namespace dasim::cli {
+namespace {
+
+struct RunArgs {
+  std::string scenario;
+  std::string out;
+  int jobs = 1;
+  bool quiet = false;
+  int trace = -1;
+  bool plot = false;
+  bool force = false;
+};
+
+// The SimGrid network model(s) behind the numbers, as each platform of the scenario asks for it.
+std::string network_models(const scenario::Scenario& sc) {
+  std::vector<std::string> models;
+  for (const auto& p : sc.platforms) {
+    auto model = platform::describe_network_model(p.spec.network);
+    if (std::find(models.begin(), models.end(), model) == models.end()) models.push_back(std::move(model));
+  }
+  return fmt::format("{}", fmt::join(models, "; "));
+}
+
+void run(const RunArgs& a) {
+  auto sc = scenario::load_scenario(a.scenario);
+  if (!a.force) scenario::check_limits(sc, scenario::expand(sc));
+  runtime::install_interrupt_handlers();  // SIGINT/SIGTERM: children killed, no results written
+  scenario::RunOptions options;
+  options.jobs = a.jobs;
+  options.quiet = a.quiet;
+  if (a.trace >= 0) options.trace_index = static_cast<size_t>(a.trace);
+  auto output = scenario::run_scenario(sc, options);
+
+  namespace fs = std::filesystem;
+  const fs::path dir(a.out);
+  nlohmann::ordered_json doc;
+  doc["scenario"] = sc.name;
+  doc["scenario_file"] = sc.file;
+  doc["description"] = sc.description;
+  doc["generated_by"] = std::string("dasim ") + DASIM_VERSION;
+  doc["network_model"] = network_models(sc);
+  doc["rows"] = results::to_json(output.rows);
+  runtime::throw_if_interrupted();
+  write_file_atomically((dir / "results.csv").string(), results::to_csv(output.rows));
+  write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
+  if (options.trace_index) {
+    nlohmann::json trace{{"traceEvents", output.trace}, {"displayTimeUnit", "ms"}};
+    write_file_atomically((dir / fmt::format("trace-{}.json", *options.trace_index)).string(), trace.dump() + "\n");
+  }
+
+  fmt::print("{}", report::summary_table(output.rows));
+  // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
+  std::set<std::string> calibrations;
+  for (const auto& row : output.rows) calibrations.insert(row.calibration);
+  for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
+  fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(), output.wall_s,
+             (dir / "results.csv").string());
+  if (a.plot) {
+    auto files = report::make_plots((dir / "results.csv").string(), dir.string(),
+                                    sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "");
+    for (const auto& f : files) fmt::print("plot: {}\n", f);
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Simulate every configuration of a scenario and write results");
+  cmd->add_option("scenario", a->scenario, "Scenario JSON file")->required();
+  cmd->add_option("--out", a->out, "Output directory (results.csv, results.json, trace, plots)")->required();
+  cmd->add_option("--jobs", a->jobs, "Configurations simulated in parallel (processes)")->check(CLI::Range(1, 256));
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--force", a->force, "Run even beyond the GPU/iteration/bucket limits (docs/hardening.md)");
+  cmd->add_flag("--plot", a->plot, "Also draw scale-up, efficiency and breakdown plots (analysis/)");
+  cmd->callback([a] { run(*a); });
+}
+
+}  // namespace dasim::cli

@@ -1,0 +1,52 @@
+// `dasim workload show NAME|FILE [--batch N] [--precision P] [--seq-len N] [--bucket-cap-mb X]
+// [--format table|json]`: per-layer table, totals and the DDP bucket plan of a workload.
+#include "commands.hpp"
+#include "workload/precision.hpp"
+#include "workload/workload_file.hpp"
+#include "workload/workload_report.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace dasim::cli {
+
+void add_workload_command(CLI::App& app) {
+  auto* workload = app.add_subcommand("workload", "Inspect built-in workloads and workload JSON files");
+  workload->require_subcommand(1);
+
+  struct ShowOptions {
+    std::string spec;
+    int batch = 1;
+    std::string precision;
+    int sequence_length = 0;
+    double bucket_cap_mb = 25;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<ShowOptions>();
+  auto* show =
+      workload->add_subcommand("show", "Per-layer FLOPs, parameters, bytes, totals and DDP bucket plan");
+  show->add_option("workload", o->spec, "resnet50, vgg16, bert-large, gpt2-xl or a workload JSON file")
+      ->required();
+  show->add_option("--batch", o->batch, "Samples per device for the per-batch totals")
+      ->check(CLI::PositiveNumber);
+  show->add_option("--precision", o->precision, "fp32, fp16 or bf16 (default: the workload's)");
+  show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
+      ->check(CLI::PositiveNumber);
+  show->add_option("--bucket-cap-mb", o->bucket_cap_mb, "DDP bucket cap in MiB (DDP's bucket_cap_mb)")
+      ->check(CLI::PositiveNumber);
+  show->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  show->callback([o] {
+    workload::WorkloadOptions options;
+    if (!o->precision.empty()) options.precision = workload::parse_precision(o->precision);
+    if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
+    workload::Workload w = workload::load_workload(o->spec, options);
+    workload::ReportOptions report{o->batch, o->bucket_cap_mb * 1024 * 1024};
+    if (o->format == "json")
+      fmt::print("{}\n", workload::workload_report_json(w, report).dump(2));
+    else
+      fmt::print("{}", workload::render_workload_table(w, report));
+  });
+}
+
+}  // namespace dasim::cli

@@ -1,0 +1,134 @@
+#include "report/platform_report.hpp"
+
+#include "common/units.hpp"
+#include "platform/bisection.hpp"
+#include "platform/link_presets.hpp"
+#include "platform/network_model.hpp"
+#include "platform/node_routes.hpp"
+#include "platform/platform_loader.hpp"
+#include "runtime/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+namespace dasim::report {
+namespace {
+
+using namespace platform;
+
+const char* class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::pcie_gpu: return "PCIe GPU<->switch";
+    case LinkClass::pcie_uplink: return "PCIe switch uplink";
+    case LinkClass::inter_socket: return "inter-socket";
+    case LinkClass::nvlink: return "NVLink pair";
+    case LinkClass::nvswitch_port: return "NVSwitch port";
+    case LinkClass::nic: return "NIC";
+  }
+  return "?";
+}
+
+std::string fabric_description(const PlatformSpec& spec) {
+  const auto& f = spec.fabric;
+  std::string text;
+  switch (f.topology) {
+    case FabricTopology::star: text = fmt::format("star: one non-blocking switch, {} ports", spec.nodes); break;
+    case FabricTopology::fat_tree: {
+      if (spec.nodes <= f.switch_radix) {
+        text = fmt::format("fat-tree, 1 level: one switch with {} node ports", spec.nodes);
+      } else {
+        int leaves = (spec.nodes + f.switch_radix - 1) / f.switch_radix;
+        int spines = static_cast<int>(std::lround(f.switch_radix / f.oversubscription));
+        text = fmt::format("fat-tree, 2 levels: {} leaf switches x {} node ports, {} spines, oversubscription {}:1",
+                           leaves, f.switch_radix, spines, f.oversubscription);
+      }
+      break;
+    }
+    case FabricTopology::torus:
+      text = fmt::format("torus {}", fmt::join(torus_dimensions(f, spec.nodes), "x"));
+      break;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes& routes) {
+  const int g = spec.gpus_per_node;
+  std::string out;
+  out += fmt::format("Platform {} ({})\n", spec.name, spec.file);
+  if (!spec.description.empty()) out += fmt::format("  {}\n", spec.description);
+  out += fmt::format("Nodes:      {} x {} GPUs ({}, {}) = {} GPUs\n", spec.nodes, g, spec.gpu.model,
+                     units::format_flops(spec.gpu.speed_flops), spec.total_gpus());
+  if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
+  out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
+
+  // Links of one node by kind, read from the routes the node really uses.
+  std::map<std::string, std::pair<int, LinkSpec>> kinds;
+  std::map<std::string, bool> seen;
+  auto collect = [&](const std::vector<NodeLinkRef>& route) {
+    for (const auto& ref : route) {
+      if (seen[ref.name]) continue;
+      seen[ref.name] = true;
+      LinkSpec l = node_link_spec(spec, ref);
+      std::string key = fmt::format("{} {} {}", class_name(ref.cls), units::format_bandwidth(l.bandwidth_Bps),
+                                    units::format_time(l.latency_s));
+      auto& entry = kinds.try_emplace(key, 0, l).first->second;
+      ++entry.first;
+    }
+  };
+  for (int a = 0; a < g; ++a) {
+    for (int b = a + 1; b < g; ++b) collect(gpu_to_gpu_route(spec, a, b));
+    collect(gpu_to_nic_route(spec, a));
+  }
+  out += "Links per node (kind, bandwidth per direction, latency: count):\n";
+  for (const auto& [key, entry] : kinds)
+    out += fmt::format("  {:<44} x{} ({})\n", key, entry.first, to_string(entry.second.sharing));
+  out += fmt::format("Fabric:     {}\n", fabric_description(spec));
+  out += fmt::format("            per-node link {} rail(s) x {} = {}, latency {} per hop\n", spec.rails(),
+                     units::format_bandwidth(spec.fabric.link.bandwidth_Bps),
+                     units::format_bandwidth(spec.fabric.link.bandwidth_Bps * spec.rails()),
+                     units::format_time(spec.fabric.link.latency_s));
+  out += fmt::format("Bisection:  {}\n", units::format_bandwidth(bisection_bandwidth_Bps(spec)));
+
+  if (g > 1) {
+    out += "\nGPU-to-GPU inside node 0 (connection, route bottleneck GB/s, latency us):\n";
+    out += fmt::format("{:>6}", "");
+    for (int b = 0; b < g; ++b) out += fmt::format("{:>18}", fmt::format("GPU{}", b));
+    out += "\n";
+    for (int a = 0; a < g; ++a) {
+      out += fmt::format("{:>6}", fmt::format("GPU{}", a));
+      for (int b = 0; b < g; ++b) {
+        if (a == b) {
+          out += fmt::format("{:>18}", "X");
+          continue;
+        }
+        const auto& r = routes.inside_node[size_t(a)][size_t(b)];
+        out += fmt::format("{:>18}", fmt::format("{} {:.1f} {:.2f}", connection_label(spec, a, b),
+                                                 r.bandwidth_Bps / 1e9, r.latency_s * 1e6));
+      }
+      out += "\n";
+    }
+    out += "  Legend: NV<k> = k NVLinks, NVS = NVSwitch, PIX = same PCIe switch, NODE = PCIe via the root\n"
+           "  complex, SYS = PCIe across the inter-socket link.\n";
+  }
+  if (spec.nodes > 1) {
+    out += "\nInter-node paths (GPU of node 0 -> same GPU of the farthest node):\n";
+    for (int a = 0; a < g; ++a) {
+      const auto& r = routes.across_fabric[size_t(a)];
+      out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a, spec.nodes - 1, a,
+                         r.hops, units::format_bandwidth(r.bandwidth_Bps), units::format_time(r.latency_s),
+                         spec.nics[nic_of_gpu(spec, a)].name);
+    }
+  }
+  return out;
+}
+
+std::string simulate_platform_summary(const PlatformSpec& spec) {
+  runtime::Simulation sim(spec);
+  return render_platform_summary(spec, probe_routes(spec, sim.platform()));
+}
+
+}  // namespace dasim::report

@@ -1,0 +1,175 @@
+#include "workers/worker.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace dasim::workers {
+namespace {
+double now() { return sg4::Engine::get_clock(); }
+}  // namespace
+
+Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const ScheduleSpec& schedule,
+               collectives::Communicator& comm, WorkerRecord& record)
+    : setup_(setup),
+      plan_(plan),
+      schedule_(schedule),
+      comm_(comm),
+      record_(record),
+      rng_(setup.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(setup.rank)) {}
+
+void Worker::compute(double seconds, const char* name) {
+  const double t = seconds * setup_.slowdown * step_factor_;
+  if (t <= 0) return;
+  const double begin = now();
+  // The GPU is a host whose speed is its FLOP/s: executing t x speed FLOPs takes t seconds and
+  // keeps the GPU a resource (a host speed profile can slow it down).
+  sg4::this_actor::execute(t * sg4::this_actor::get_host()->get_speed());
+  record_.add(record_.compute, begin, now(), name, "compute");
+}
+
+void Worker::compute_layers(const std::vector<double>& layers_s, double total_s, const char* name) {
+  if (comm_.options().progress != collectives::Progress::polled_rounds) return compute(total_s, name);
+  for (double layer_s : layers_s) {
+    compute(layer_s, name);
+    poll();
+  }
+}
+
+void Worker::poll() {
+  const double begin = now();
+  for (const auto& allreduce : rings_in_flight_)
+    if (!allreduce->ring->done(setup_.rank)) allreduce->ring->progress(setup_.rank);
+  if (now() > begin) record_.add(record_.wait, begin, now(), "polls", "wait");
+}
+
+Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& name) {
+  auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now()});
+  if (comm_.options().progress == collectives::Progress::polled_rounds && comm_.size() > 1) {
+    allreduce->ring = comm_.join_polled_ring(setup_.rank, bytes);
+    rings_in_flight_.push_back(allreduce);
+    poll();  // the starting call (MPI_Iallreduce) already does what it can
+    return allreduce;
+  }
+  // Device-driven collectives (NCCL) and polled ones run while the rank computes; host-progressed
+  // ones (MPI on CPU ranks that make no call in between) only advance inside the wait, so they
+  // start there.
+  if (comm_.options().progress != collectives::Progress::host)
+    allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, bytes);
+  return allreduce;
+}
+
+void Worker::wait(const AllreducePtr& allreduce) {
+  const double begin = now();
+  if (allreduce->ring) {
+    allreduce->ring->wait(setup_.rank);
+    if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
+    record_.add(record_.comm, allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name, "comm");
+    std::erase(rings_in_flight_, allreduce);
+    return;
+  }
+  if (!allreduce->pending) allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
+  auto& pending = *allreduce->pending;
+  pending.wait();
+  if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
+  record_.add(record_.comm, pending.started_at(), pending.finished_at(), allreduce->name, "comm");
+  if (comm_.options().progress == collectives::Progress::polled) {
+    // The rank's core did the copies and reductions of the collective's active time: the part
+    // that overlapped the wait inside it, the rest inside the polls between layers, paid here.
+    // Active time another collective in flight already paid for is not paid twice.
+    const double active_from = std::max(pending.all_started_at(), polled_until_), active_to = pending.finished_at();
+    polled_until_ = std::max(polled_until_, active_to);
+    const double in_wait = std::max(0.0, active_to - std::max(begin, active_from));
+    const double in_polls = std::max(0.0, active_to - active_from) - in_wait;
+    if (in_polls > 0) {
+      const double polls_begin = now();
+      sg4::this_actor::sleep_for(in_polls);
+      record_.add(record_.wait, polls_begin, now(), "polls", "wait");
+    }
+  }
+}
+
+void Worker::local_step() {
+  compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
+  compute_layers(plan_.backward_layers_s, plan_.backward_s(), "backward");
+  compute(plan_.update_s, "update");
+}
+
+void Worker::run_sgd_step() {
+  compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
+  std::vector<AllreducePtr> buckets;
+  auto start_bucket = [&](int bucket) {
+    if (bucket >= 0 && schedule_.overlap)
+      buckets.push_back(
+          start_allreduce(plan_.bucket_bytes[size_t(bucket)], fmt::format("allreduce bucket {}", bucket)));
+  };
+  if (comm_.options().progress == collectives::Progress::polled_rounds) {
+    // Layer by layer as dasim-train: a bucket starts where its last gradient is ready, then a poll.
+    for (size_t l = 0; l < plan_.backward_layers_s.size(); ++l) {
+      compute(plan_.backward_layers_s[l], "backward");
+      start_bucket(plan_.bucket_after_backward_layer[l]);
+      poll();
+    }
+  } else {
+    for (const auto& segment : plan_.backward) {
+      compute(segment.time_s, "backward");
+      start_bucket(segment.bucket);
+    }
+  }
+  if (!schedule_.overlap)
+    for (size_t b = 0; b < plan_.bucket_bytes.size(); ++b)
+      buckets.push_back(start_allreduce(plan_.bucket_bytes[b], fmt::format("allreduce bucket {}", b)));
+  for (const auto& bucket : buckets) wait(bucket);  // the update needs every averaged gradient
+  compute(plan_.update_s, "update");
+}
+
+void Worker::finish_iteration() {
+  record_.iteration_end_s.push_back(now());
+  ++iteration_;
+}
+
+void Worker::operator()() {
+  std::normal_distribution<double> jitter(0.0, 1.0);
+  AllreducePtr average;  // dasgd: the averaging in flight
+  int average_due = -1;                       // dasgd: iteration whose end must apply it
+  for (int k = 0; k < setup_.iterations; ++k) {
+    step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter(rng_)) : 1.0;
+    switch (schedule_.kind) {
+      case ScheduleKind::sgd: run_sgd_step(); break;
+      case ScheduleKind::local_sgd:
+        local_step();
+        if ((k + 1) % schedule_.tau == 0) {
+          auto pending = start_allreduce(plan_.weight_bytes, "allreduce weights");
+          wait(pending);  // blocking: everybody stalls until the average is in
+        }
+        break;
+      case ScheduleKind::dasgd:
+        local_step();
+        if (average && k == average_due) {
+          wait(average);  // only exposed if the average has not arrived after d steps
+          compute(plan_.apply_average_s, "apply average");
+          average.reset();
+        }
+        if ((k + 1) % schedule_.tau == 0) {
+          compute(plan_.snapshot_s, "snapshot");
+          average = start_allreduce(plan_.weight_bytes, "allreduce snapshot");
+          average_due = k + schedule_.delay;
+          if (schedule_.delay == 0) {  // d = 0 degenerates to local SGD: wait right away
+            wait(average);
+            compute(plan_.apply_average_s, "apply average");
+            average.reset();
+          }
+        }
+        break;
+    }
+    finish_iteration();
+  }
+  if (average) wait(average);  // drain so the simulation ends cleanly (after the last iteration)
+}
+
+}  // namespace dasim::workers

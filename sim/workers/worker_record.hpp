@@ -1,0 +1,37 @@
+// What one worker records while it trains: when each iteration ended, its compute intervals, the
+// intervals its collectives were in flight, and the intervals it waited (exposed communication).
+// Times are simulated seconds. Aggregation clips them to the measured window (warm-up excluded).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dasim::workers {
+
+struct Interval {
+  double begin = 0;
+  double end = 0;
+};
+
+struct TraceEvent {
+  std::string name;      // "forward", "backward", "update", "allreduce bucket 2", "wait", ...
+  std::string category;  // compute | comm | wait
+  double begin = 0;
+  double end = 0;
+};
+
+struct WorkerRecord {
+  std::vector<double> iteration_end_s;  // one per iteration, warm-up included
+  std::vector<Interval> compute;
+  std::vector<Interval> comm;  // collective in flight (start -> this rank's completion)
+  std::vector<Interval> wait;
+  bool trace = false;
+  std::vector<TraceEvent> events;
+
+  void add(std::vector<Interval>& list, double begin, double end, const std::string& name, const char* category);
+};
+
+// Total length of `intervals` inside [from, to], overlaps counted once.
+double covered_length(std::vector<Interval> intervals, double from, double to);
+
+}  // namespace dasim::workers
