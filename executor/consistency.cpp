@@ -13,15 +13,15 @@ namespace {
 // Whether all ranks must hold bit-identical weights after `step` under the schedule.
 // DaSGD adds each rank's local progress back after a merge, so its ranks agree only when no progress
 // was made since the snapshot: d = 0, or a snapshot taken at the last step and merged at once.
-bool expect_identical(const Schedule& s, long step, long last_step, int ranks) {
-  if (ranks == 1 || s.kind == ScheduleKind::sgd) return true;
-  if (s.kind == ScheduleKind::local_sgd) return is_averaging_step(s, step);
+bool expect_identical(const schedules::ScheduleSpec& s, long step, long last_step, int ranks) {
+  if (ranks == 1 || s.kind == schedules::ScheduleKind::sgd) return true;
+  if (s.kind == schedules::ScheduleKind::local_sgd) return is_averaging_step(s, step);
   return is_averaging_step(s, step) && (s.delay == 0 || step == last_step);
 }
 
 }  // namespace
 
-void check_weights_consistency(const Schedule& s, long step, long last_step, const std::vector<float>& w,
+void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step, const std::vector<float>& w,
                                MPI_Comm comm, int ranks) {
   const uint64_t h = weights_hash(w);
   uint64_t local[2] = {h, ~h}, global[2] = {0, 0};

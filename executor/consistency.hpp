@@ -3,7 +3,7 @@
 // different between; dasgd identical only where no local progress was added back.
 #pragma once
 
-#include "schedule.hpp"
+#include "schedules/periods.hpp"
 
 #include <mpi.h>
 
@@ -12,7 +12,7 @@
 namespace dasim::executor {
 
 // Throws RuntimeFailure, on every rank alike, when the weights are not as the schedule implies.
-void check_weights_consistency(const Schedule& s, long step, long last_step, const std::vector<float>& w,
+void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step, const std::vector<float>& w,
                                MPI_Comm comm, int ranks);
 
 }  // namespace dasim::executor

@@ -56,15 +56,6 @@ std::vector<double> step_compute_s(const std::vector<StepRecord>& steps) {
   return compute;
 }
 
-std::vector<StepRecord> unpack(const double* values, int steps) {
-  std::vector<StepRecord> records(steps);
-  for (int k = 0; k < steps; ++k) {
-    const double* v = values + static_cast<size_t>(k) * kStepRecordFields;
-    records[k] = {v[0], v[1], v[2], v[3], v[4], v[5]};
-  }
-  return records;
-}
-
 // Rank 0 reruns the schedule serially on every rank's shard and compares weights and losses.
 nlohmann::ordered_json verify_against_reference(const TrainOptions& o, const std::vector<int>& widths,
                                                 int ranks, const std::vector<float>& all_weights,
@@ -186,9 +177,8 @@ int run(int argc, char** argv) {
 
   // Gather step records, host names and (for --verify) weights on rank 0.
   std::vector<double> mine;
-  for (const auto& s : trained.steps)
-    mine.insert(mine.end(), {s.loss, s.wall_s, s.compute_s, s.comm_s, s.exposed_s, s.wait_s});
-  mine.push_back(trained.drain_s);  // after the steps: unpack() reads only those
+  for (const auto& s : trained.steps) pack(s, mine);
+  mine.push_back(trained.drain_s);  // after the steps: unpack_step_records() reads only those
   std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int host_length = 0;
@@ -231,7 +221,7 @@ int run(int argc, char** argv) {
     run.consistency_checks = trained.consistency_checks;
     std::vector<std::vector<StepRecord>> per_rank;
     for (int r = 0; r < ranks; ++r) {
-      per_rank.push_back(unpack(all.data() + r * mine.size(), o.steps));
+      per_rank.push_back(unpack_step_records(all.data() + r * mine.size(), o.steps));
       run.drain_s.push_back(all[(r + 1) * mine.size() - 1]);
     }
     try {

@@ -47,8 +47,9 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   app.add_option("--device", device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
-  app.add_option("--schedule", schedule, "sgd | local_sgd | dasgd")
-      ->check(CLI::IsMember({"sgd", "local_sgd", "dasgd"}));
+  app.add_option("--schedule", schedule, schedules::kScheduleKindNames.listed())
+      ->check(CLI::IsMember(schedules::kScheduleKindNames.names()))
+      ->capture_default_str();
   app.add_option("--tau", tau, "local steps between averagings (local_sgd, dasgd; default 4)");
   app.add_option("--delay", delay, "dasgd: steps the average is in flight, 0 <= d <= tau (default 1)");
   app.add_option("--hidden", hidden, "hidden layer widths, comma-separated, or 'none'")
@@ -68,7 +69,9 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   app.add_option("--mnist-images", o.mnist_images,
                  "IDX images file (with --mnist-labels) instead of synthetic data");
   app.add_option("--mnist-labels", o.mnist_labels, "IDX labels file");
-  app.add_option("--bucket", bucket, "sgd gradient bucket size (e.g. 256KiB, 25MB)")->capture_default_str();
+  // The scenario's `bucket_cap`; --bucket is the earlier name, still accepted.
+  app.add_option("--bucket-cap,--bucket", bucket, "sgd gradient bucket cap (e.g. 256KiB, 25MiB)")
+      ->capture_default_str();
   app.add_option("--target-loss", o.target_loss, "loss to reach (moving average over --target-window steps)")
       ->capture_default_str();
   app.add_option("--target-window", o.target_window, "steps in the loss moving average")
@@ -100,16 +103,14 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   }
 
   auto bad = [](const std::string& what) { throw InputError("dasim-train: " + what); };
-  o.schedule.kind = schedule == "sgd"         ? ScheduleKind::sgd
-                    : schedule == "local_sgd" ? ScheduleKind::local_sgd
-                                              : ScheduleKind::dasgd;
-  if (o.schedule.kind == ScheduleKind::sgd) {
+  o.schedule.kind = *schedules::kScheduleKindNames.parse(schedule);  // checked by IsMember
+  if (o.schedule.kind == schedules::ScheduleKind::sgd) {
     if (tau.value_or(1) != 1 || delay.value_or(0) != 0)
       bad("--tau/--delay: sgd averages every step (tau 1, delay 0)");
   } else {
     o.schedule.tau = tau.value_or(4);
     if (o.schedule.tau < 1) bad(fmt::format("--tau: expected an integer >= 1, got {}", o.schedule.tau));
-    if (o.schedule.kind == ScheduleKind::local_sgd) {
+    if (o.schedule.kind == schedules::ScheduleKind::local_sgd) {
       if (delay.value_or(0) != 0) bad("--delay: local_sgd averages without delay (use dasgd)");
     } else {
       o.schedule.delay = delay.value_or(1);
@@ -126,11 +127,11 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
         "cpu");
   o.hidden = parse_widths(hidden);
   try {
-    o.bucket_bytes = units::parse_bytes(bucket);
+    o.schedule.bucket_cap_bytes = units::parse_bytes(bucket);
   } catch (const std::exception& e) {
-    bad(std::string("--bucket: ") + e.what());
+    bad(std::string("--bucket-cap: ") + e.what());
   }
-  if (!(o.bucket_bytes > 0)) bad("--bucket: expected a size > 0");
+  if (!(o.schedule.bucket_cap_bytes > 0)) bad("--bucket-cap: expected a size > 0");
   if (o.batch < 1) bad(fmt::format("--batch: expected an integer >= 1, got {}", o.batch));
   if (!(o.lr > 0) || !std::isfinite(o.lr)) bad("--lr: expected a finite learning rate > 0");
   if (o.steps < 1) bad(fmt::format("--steps: expected an integer >= 1, got {}", o.steps));
@@ -151,7 +152,7 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   if (o.target_window < 1) bad("--target-window: expected an integer >= 1");
   if (o.warmup_steps < 0 || o.warmup_steps >= o.steps)
     bad(fmt::format("--warmup-steps: expected 0 <= warmup < steps ({}), got {}", o.steps, o.warmup_steps));
-  if (const SteadyWindow w = steady_window(o.schedule, o.steps, o.warmup_steps); w.count < 1)
+  if (const schedules::SteadyWindow w = steady_window(o.schedule, o.steps, o.warmup_steps); w.count < 1)
     bad(fmt::format(
         "--steps: {} leaves no whole averaging period of {} steps to time after the warm-up "
         "({} steps, rounded up to whole periods: {}); use --steps >= {}",

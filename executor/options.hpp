@@ -5,7 +5,7 @@
 #pragma once
 
 #include "dataset.hpp"
-#include "schedule.hpp"
+#include "schedules/periods.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -18,7 +18,7 @@ enum class Device { cpu, cuda };
 
 struct TrainOptions {
   Device device = Device::cpu;
-  Schedule schedule;
+  schedules::ScheduleSpec schedule;  // with the sgd bucket cap (default 256 KiB: the MLP is small)
   std::vector<int> hidden{256, 256};
   int batch = 64;  // per rank
   float lr = 0.05f;
@@ -26,7 +26,6 @@ struct TrainOptions {
   uint64_t seed = 1;
   SyntheticSpec synthetic;
   std::string mnist_images, mnist_labels;  // both or neither
-  double bucket_bytes = 256 * 1024;
   double target_loss = 0.3;
   int target_window = 10;  // steps in the moving average compared with target_loss
   int warmup_steps = 5;    // excluded from the step-time statistics

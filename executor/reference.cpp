@@ -16,7 +16,7 @@ std::vector<float> sum_over(const std::vector<std::vector<float>>& buffers) {
 
 }  // namespace
 
-ReferenceResult run_reference(const Schedule& schedule, const std::vector<int>& widths, uint64_t seed,
+ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths, uint64_t seed,
                               const std::vector<Dataset>& shards, int batch, float lr, int steps) {
   const int n = static_cast<int>(shards.size());
   std::vector<Mlp> models(n, Mlp(widths, seed));
@@ -42,13 +42,13 @@ ReferenceResult run_reference(const Schedule& schedule, const std::vector<int>& 
     }
     result.mean_loss.push_back(loss / n);
 
-    if (schedule.kind == ScheduleKind::sgd) {
+    if (schedule.kind == schedules::ScheduleKind::sgd) {
       const auto grad_sum = sum_over(grads);
       for (auto& m : models) sgd_apply(m.weights(), grad_sum, lr, n);
       continue;
     }
     for (int j = 0; j < n; ++j) sgd_apply(models[j].weights(), grads[j], lr, 1);
-    if (schedule.kind == ScheduleKind::local_sgd) {
+    if (schedule.kind == schedules::ScheduleKind::local_sgd) {
       if (is_averaging_step(schedule, k)) {
         std::vector<std::vector<float>> all;
         for (auto& m : models) all.push_back(m.weights());

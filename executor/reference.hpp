@@ -6,7 +6,7 @@
 #pragma once
 
 #include "dataset.hpp"
-#include "schedule.hpp"
+#include "schedules/periods.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +19,7 @@ struct ReferenceResult {
 };
 
 // `shards[j]` is replica j's data; every replica starts from Mlp(widths, seed).
-ReferenceResult run_reference(const Schedule& schedule, const std::vector<int>& widths, uint64_t seed,
+ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths, uint64_t seed,
                               const std::vector<Dataset>& shards, int batch, float lr, int steps);
 
 }  // namespace dasim::executor

@@ -56,7 +56,7 @@ std::vector<double> slowest_wall(const std::vector<std::vector<StepRecord>>& per
   return wall;
 }
 
-double steady_mean(const std::vector<double>& values, const SteadyWindow& window) {
+double steady_mean(const std::vector<double>& values, const schedules::SteadyWindow& window) {
   double sum = 0;
   for (long k = window.first; k < window.first + window.count; ++k) sum += values[size_t(k)];
   return sum / static_cast<double>(window.count);
@@ -67,7 +67,7 @@ double steady_mean(const std::vector<double>& values, const SteadyWindow& window
 results::ResultRow make_result_row(const RunDescription& run,
                                   const std::vector<std::vector<StepRecord>>& per_rank) {
   const auto& o = run.options;
-  const SteadyWindow window =
+  const schedules::SteadyWindow window =
       steady_window(o.schedule, static_cast<long>(per_rank.front().size()), o.warmup_steps);
   if (window.count < 1)
     throw std::invalid_argument("no whole synchronisation period after the warm-up to time");
@@ -124,7 +124,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["lr"] = std::stod(fmt::format("{}", o.lr));  // the float as typed, not its binary expansion
   config["steps"] = o.steps;
   config["warmup_steps"] = o.warmup_steps;
-  const SteadyWindow window = steady_window(o.schedule, o.steps, o.warmup_steps);
+  const schedules::SteadyWindow window = steady_window(o.schedule, o.steps, o.warmup_steps);
   config["timed_steps"] = {window.first + 1, window.first + window.count};  // 1-based, inclusive
   config["seed"] = o.seed;
   config["ranks"] = run.ranks;
@@ -133,10 +133,10 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["mpi_library"] = run.mpi_library;
   config["blas"] = run.blas;
   config["blas_threads_per_rank"] = o.blas_threads;
-  config["bucket_bytes"] = o.bucket_bytes;
+  config["bucket_bytes"] = o.schedule.bucket_cap_bytes;
   auto buckets = nlohmann::ordered_json::array();
   for (const auto& b : run.buckets)
-    buckets.push_back({{"layers", {b.first_layer, b.last_layer}}, {"bytes", b.count * 4}});
+    buckets.push_back({{"layers", {b.first_layer, b.last_layer}}, {"bytes", b.params * 4}});
   config["buckets"] = buckets;
 
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);

@@ -25,7 +25,7 @@ struct RunDescription {
   std::string mpi_library;
   std::string blas;
   std::string dataset;
-  std::vector<Bucket> buckets;
+  std::vector<workload::Bucket> buckets;
   int consistency_checks = 0;
   std::vector<double> drain_s;    // per rank: the end-of-run wait for an average still in flight (dasgd)
   nlohmann::ordered_json verify;  // null unless --verify ran

@@ -4,6 +4,8 @@
 // "source", "note" and "comment" are allowed everywhere: presets cite where each number came from.
 #pragma once
 
+#include "common/enum_names.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -57,6 +59,19 @@ class ObjectReader {
   // Reads a string that must be one of `allowed`.
   std::string choice(const std::string& key, const std::vector<std::string>& allowed);
   std::optional<std::string> optional_choice(const std::string& key, const std::vector<std::string>& allowed);
+  // Reads a name of `names` (aliases included) as its value.
+  template <class E, size_t N>
+  E enumeration(const std::string& key, const EnumNames<E, N>& names) {
+    const std::string value = string(key);
+    if (auto parsed = names.parse(value)) return *parsed;
+    fail(key, fmt::format("expected one of {}, got \"{}\"", names.listed(), value));
+  }
+  template <class E, size_t N>
+  std::optional<E> optional_enumeration(const std::string& key, const EnumNames<E, N>& names) {
+    read_keys_.insert(key);
+    if (!has(key)) return std::nullopt;
+    return enumeration(key, names);
+  }
 
   // Throws an InputError for the first key that was never read.
   void finish() const;

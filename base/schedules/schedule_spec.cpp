@@ -4,14 +4,7 @@
 
 namespace dasim::schedules {
 
-const char* to_string(ScheduleKind kind) {
-  switch (kind) {
-    case ScheduleKind::sgd: return "sgd";
-    case ScheduleKind::local_sgd: return "local_sgd";
-    case ScheduleKind::dasgd: return "dasgd";
-  }
-  return "?";
-}
+std::string to_string(ScheduleKind kind) { return std::string(kScheduleKindNames.name(kind)); }
 
 std::string describe(const ScheduleSpec& spec) {
   switch (spec.kind) {

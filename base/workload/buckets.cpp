@@ -5,27 +5,31 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dasim::workload {
 
-std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes) {
+std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes, double cap_bytes,
+                                 double first_cap_bytes) {
   if (!(cap_bytes > 0))
     throw InputError("bucket cap", "", fmt::format("expected a size > 0, got {}", cap_bytes));
-  const double element_bytes = bytes_per_element(workload.precision);
+  std::vector<int64_t> offsets{0};
+  for (int64_t p : layer_params) offsets.push_back(offsets.back() + std::max<int64_t>(p, 0));
   std::vector<Bucket> buckets;
   Bucket open;
   bool has_open = false;
-  for (size_t i = workload.layers.size(); i-- > 0;) {
-    const Layer& layer = workload.layers[i];
-    if (layer.params <= 0) continue;
+  for (size_t i = layer_params.size(); i-- > 0;) {
+    if (layer_params[i] <= 0) continue;
     if (!has_open) {
       open = Bucket{};
       open.last_layer = i;
       has_open = true;
     }
-    open.params += layer.params;
-    open.bytes += double(layer.params) * element_bytes;
+    open.params += layer_params[i];
+    open.bytes += double(layer_params[i]) * element_bytes;
     open.first_layer = i;
     open.ready_after_layer = i;
+    open.param_offset = offsets[i];
     double cap = (buckets.empty() && first_cap_bytes > 0) ? first_cap_bytes : cap_bytes;
     if (open.bytes >= cap) {
       buckets.push_back(open);
@@ -34,6 +38,12 @@ std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, dou
   }
   if (has_open) buckets.push_back(open);
   return buckets;
+}
+
+std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes) {
+  std::vector<int64_t> params;
+  for (const auto& layer : workload.layers) params.push_back(layer.params);
+  return plan_buckets(params, bytes_per_element(workload.precision), cap_bytes, first_cap_bytes);
 }
 
 }  // namespace dasim::workload

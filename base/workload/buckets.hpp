@@ -26,11 +26,19 @@ struct Bucket {
   size_t last_layer = 0;   // highest layer index in the bucket
   // Index of the layer whose backward completes the bucket (== first_layer).
   size_t ready_after_layer = 0;
+  // Parameters of the layers before first_layer: with the layers' parameters laid out one after
+  // the other in one flat buffer (as the executor's models do), the bucket is the contiguous slice
+  // [param_offset, param_offset + params).
+  int64_t param_offset = 0;
 };
 
-// Buckets in the order they become ready (the first one holds the last layers of the model).
-// Layers without parameters belong to no bucket. cap_bytes must be > 0; first_cap_bytes <= 0
-// means "same as cap_bytes".
+// The one bucket planner of dasim (simulator and executor): buckets in the order they become
+// ready (the first one holds the last layers of the model) for layers with `layer_params[i]`
+// parameters of `element_bytes` each. Layers without parameters belong to no bucket. cap_bytes
+// must be > 0; first_cap_bytes <= 0 means "same as cap_bytes".
+std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes, double cap_bytes,
+                                 double first_cap_bytes = 0);
+// The workload's layers at its precision's gradient element size.
 std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes = 0);
 
 }  // namespace dasim::workload

@@ -11,54 +11,39 @@
 
 namespace dasim::executor {
 
-void cuda_check(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw RuntimeFailure(fmt::format("{} failed: {}", what, cudaGetErrorString(rc)));
-}
-void cublas_check(cublasStatus_t rc, const char* what) {
-  if (rc != CUBLAS_STATUS_SUCCESS)
-    throw RuntimeFailure(fmt::format("{} failed: cuBLAS status {}", what, int(rc)));
-}
-void cudnn_check(cudnnStatus_t rc, const char* what) {
-  if (rc != CUDNN_STATUS_SUCCESS)
-    throw RuntimeFailure(fmt::format("{} failed: {}", what, cudnnGetErrorString(rc)));
-}
-
-namespace {
-
-float* device_floats(int64_t count) {
-  void* p = nullptr;
-  cuda_check(cudaMalloc(&p, static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float)), "cudaMalloc");
-  return static_cast<float*>(p);
-}
-
-}  // namespace
-
 GpuMlp::GpuMlp(std::vector<int> widths, const std::vector<float>& initial_weights, int batch)
-    : widths_(std::move(widths)), batch_(batch) {
+    : widths_(std::move(widths)), batch_(batch), stream_(make_stream()) {
   offsets_.push_back(0);
   int max_width = 0;
   for (int l = 0; l < layers(); ++l) {
     offsets_.push_back(offsets_.back() + int64_t{widths_[l]} * widths_[l + 1] + widths_[l + 1]);
     max_width = std::max({max_width, widths_[l], widths_[l + 1]});
   }
-  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-  cublas_check(cublasCreate(&blas_), "cublasCreate");
-  cublas_check(cublasSetStream(blas_, stream_), "cublasSetStream");
-  cudnn_check(cudnnCreate(&dnn_), "cudnnCreate");
-  cudnn_check(cudnnSetStream(dnn_, stream_), "cudnnSetStream");
-  cudnn_check(cudnnCreateActivationDescriptor(&relu_), "cudnnCreateActivationDescriptor");
-  cudnn_check(cudnnSetActivationDescriptor(relu_, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+  cublasHandle_t blas = nullptr;
+  cublas_check(cublasCreate(&blas), "cublasCreate");
+  blas_.reset(blas);
+  cublas_check(cublasSetStream(blas_.get(), stream_.get()), "cublasSetStream");
+  cudnnHandle_t dnn = nullptr;
+  cudnn_check(cudnnCreate(&dnn), "cudnnCreate");
+  dnn_.reset(dnn);
+  cudnn_check(cudnnSetStream(dnn_.get(), stream_.get()), "cudnnSetStream");
+  cudnnActivationDescriptor_t relu = nullptr;
+  cudnn_check(cudnnCreateActivationDescriptor(&relu), "cudnnCreateActivationDescriptor");
+  relu_.reset(relu);
+  cudnn_check(cudnnSetActivationDescriptor(relu_.get(), CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
               "cudnnSetActivationDescriptor");
-  cudnn_check(cudnnCreateTensorDescriptor(&tensor_), "cudnnCreateTensorDescriptor");
+  cudnnTensorDescriptor_t tensor = nullptr;
+  cudnn_check(cudnnCreateTensorDescriptor(&tensor), "cudnnCreateTensorDescriptor");
+  tensor_.reset(tensor);
 
   weights_ = device_floats(param_count());
   grads_ = device_floats(param_count());
-  cuda_check(
-      cudaMemcpy(weights_, initial_weights.data(), param_count() * sizeof(float), cudaMemcpyHostToDevice),
-      "cudaMemcpy (weights)");
+  cuda_check(cudaMemcpy(weights_.get(), initial_weights.data(), param_count() * sizeof(float),
+                        cudaMemcpyHostToDevice),
+             "cudaMemcpy (weights)");
   ones_ = device_floats(batch_);
   const std::vector<float> ones(batch_, 1.0f);
-  cuda_check(cudaMemcpy(ones_, ones.data(), batch_ * sizeof(float), cudaMemcpyHostToDevice),
+  cuda_check(cudaMemcpy(ones_.get(), ones.data(), batch_ * sizeof(float), cudaMemcpyHostToDevice),
              "cudaMemcpy (ones)");
   for (int l = 0; l < layers(); ++l) {
     inputs_.push_back(device_floats(int64_t{batch_} * widths_[l]));
@@ -71,31 +56,20 @@ GpuMlp::GpuMlp(std::vector<int> widths, const std::vector<float>& initial_weight
   host_delta_.resize(host_logits_.size());
 }
 
-GpuMlp::~GpuMlp() {
-  for (float* p : inputs_) cudaFree(p);
-  for (float* p : pre_) cudaFree(p);
-  for (float* p : {weights_, grads_, ones_, delta_, delta_prev_, scratch_}) cudaFree(p);
-  cudnnDestroyTensorDescriptor(tensor_);
-  cudnnDestroyActivationDescriptor(relu_);
-  cudnnDestroy(dnn_);
-  cublasDestroy(blas_);
-  cudaStreamDestroy(stream_);
-}
-
 void GpuMlp::relu_forward(const float* x, float* y, int64_t count) {
   const float one = 1.0f, zero = 0.0f;
-  cudnn_check(cudnnSetTensor4dDescriptor(tensor_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
+  cudnn_check(cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
               "cudnnSetTensor4dDescriptor");
-  cudnn_check(cudnnActivationForward(dnn_, relu_, &one, tensor_, x, &zero, tensor_, y),
+  cudnn_check(cudnnActivationForward(dnn_.get(), relu_.get(), &one, tensor_.get(), x, &zero, tensor_.get(), y),
               "cudnnActivationForward");
 }
 
 void GpuMlp::relu_backward(const float* y, const float* dy, const float* x, float* dx, int64_t count) {
   const float one = 1.0f, zero = 0.0f;
-  cudnn_check(cudnnSetTensor4dDescriptor(tensor_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
+  cudnn_check(cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
               "cudnnSetTensor4dDescriptor");
   cudnn_check(
-      cudnnActivationBackward(dnn_, relu_, &one, tensor_, y, tensor_, dy, tensor_, x, &zero, tensor_, dx),
+      cudnnActivationBackward(dnn_.get(), relu_.get(), &one, tensor_.get(), y, tensor_.get(), dy, tensor_.get(), x, &zero, tensor_.get(), dx),
       "cudnnActivationBackward");
 }
 
@@ -104,47 +78,47 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
   const int L = layers();
   const float one = 1.0f, zero = 0.0f;
   cuda_check(
-      cudaMemcpyAsync(inputs_[0], x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice, stream_),
+      cudaMemcpyAsync(inputs_[0].get(), x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice, stream_.get()),
       "cudaMemcpyAsync (batch)");
   for (int l = 0; l < L; ++l) {
     const int in = widths_[l], out = widths_[l + 1];
-    const float* w = weights_ + offsets_[l];
+    const float* w = weights_.get() + offsets_[l];
     const float* b = w + int64_t{in} * out;
-    cublas_check(cublasSgemm(blas_, CUBLAS_OP_T, CUBLAS_OP_N, out, batch, in, &one, w, in, inputs_[l], in,
-                             &zero, pre_[l], out),
+    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_T, CUBLAS_OP_N, out, batch, in, &one, w, in, inputs_[l].get(), in,
+                             &zero, pre_[l].get(), out),
                  "cublasSgemm (forward)");
-    cublas_check(cublasSger(blas_, out, batch, &one, b, 1, ones_, 1, pre_[l], out), "cublasSger (bias)");
-    if (l + 1 < L) relu_forward(pre_[l], inputs_[l + 1], int64_t{batch} * out);
+    cublas_check(cublasSger(blas_.get(), out, batch, &one, b, 1, ones_.get(), 1, pre_[l].get(), out), "cublasSger (bias)");
+    if (l + 1 < L) relu_forward(pre_[l].get(), inputs_[l + 1].get(), int64_t{batch} * out);
     if (hooks.poll) hooks.poll();
   }
   const int classes = widths_.back();
-  cuda_check(cudaMemcpyAsync(host_logits_.data(), pre_[L - 1], sizeof(float) * batch * classes,
-                             cudaMemcpyDeviceToHost, stream_),
+  cuda_check(cudaMemcpyAsync(host_logits_.data(), pre_[L - 1].get(), sizeof(float) * batch * classes,
+                             cudaMemcpyDeviceToHost, stream_.get()),
              "cudaMemcpyAsync (logits)");
-  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (logits)");
+  cuda_check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (logits)");
   const double loss = softmax_cross_entropy(host_logits_.data(), y, batch, classes, host_delta_.data());
-  cuda_check(cudaMemcpyAsync(delta_, host_delta_.data(), sizeof(float) * batch * classes,
-                             cudaMemcpyHostToDevice, stream_),
+  cuda_check(cudaMemcpyAsync(delta_.get(), host_delta_.data(), sizeof(float) * batch * classes,
+                             cudaMemcpyHostToDevice, stream_.get()),
              "cudaMemcpyAsync (delta)");
   if (hooks.poll) hooks.poll();
 
   for (int l = L - 1; l >= 0; --l) {
     const int in = widths_[l], out = widths_[l + 1];
-    const float* w = weights_ + offsets_[l];
-    float* dw = grads_ + offsets_[l];
+    const float* w = weights_.get() + offsets_[l];
+    float* dw = grads_.get() + offsets_[l];
     float* db = dw + int64_t{in} * out;
     // dW^T (in x out) = X^T delta; db = delta^T ones.
-    cublas_check(cublasSgemm(blas_, CUBLAS_OP_N, CUBLAS_OP_T, in, out, batch, &one, inputs_[l], in, delta_,
+    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_T, in, out, batch, &one, inputs_[l].get(), in, delta_.get(),
                              out, &zero, dw, in),
                  "cublasSgemm (weight gradient)");
-    cublas_check(cublasSgemv(blas_, CUBLAS_OP_N, out, batch, &one, delta_, out, ones_, 1, &zero, db, 1),
+    cublas_check(cublasSgemv(blas_.get(), CUBLAS_OP_N, out, batch, &one, delta_.get(), out, ones_.get(), 1, &zero, db, 1),
                  "cublasSgemv (bias gradient)");
     if (l > 0) {
       // dX^T (in x batch) = W^T delta^T, then through the ReLU of the previous layer.
-      cublas_check(cublasSgemm(blas_, CUBLAS_OP_N, CUBLAS_OP_N, in, batch, out, &one, w, in, delta_, out,
-                               &zero, scratch_, in),
+      cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_N, in, batch, out, &one, w, in, delta_.get(), out,
+                               &zero, scratch_.get(), in),
                    "cublasSgemm (input gradient)");
-      relu_backward(inputs_[l], scratch_, pre_[l - 1], delta_prev_, int64_t{batch} * in);
+      relu_backward(inputs_[l].get(), scratch_.get(), pre_[l - 1].get(), delta_prev_.get(), int64_t{batch} * in);
       std::swap(delta_, delta_prev_);
     }
     if (hooks.backward_done) hooks.backward_done(l);
@@ -155,8 +129,8 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
 
 std::vector<float> GpuMlp::weights_to_host() const {
   std::vector<float> host(param_count());
-  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
-  cuda_check(cudaMemcpy(host.data(), weights_, host.size() * sizeof(float), cudaMemcpyDeviceToHost),
+  cuda_check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize");
+  cuda_check(cudaMemcpy(host.data(), weights_.get(), host.size() * sizeof(float), cudaMemcpyDeviceToHost),
              "cudaMemcpy (weights to host)");
   return host;
 }

@@ -4,38 +4,27 @@
 // MLP classifier). All device work is issued on one compute stream.
 #pragma once
 
+#include "cuda/cuda_resources.hpp"
 #include "mlp.hpp"
-
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <cudnn.h>
 
 #include <cstdint>
 #include <vector>
 
 namespace dasim::executor {
 
-// Throws RuntimeFailure naming the call when a CUDA, cuBLAS or cuDNN call fails.
-void cuda_check(cudaError_t rc, const char* what);
-void cublas_check(cublasStatus_t rc, const char* what);
-void cudnn_check(cudnnStatus_t rc, const char* what);
-
 class GpuMlp {
  public:
   // Copies `initial_weights` (the layout of Mlp) to the current device.
   GpuMlp(std::vector<int> widths, const std::vector<float>& initial_weights, int batch);
-  ~GpuMlp();
-  GpuMlp(const GpuMlp&) = delete;
-  GpuMlp& operator=(const GpuMlp&) = delete;
 
   int layers() const { return static_cast<int>(widths_.size()) - 1; }
   int64_t param_count() const { return offsets_.back(); }
   int64_t layer_offset(int layer) const { return offsets_[layer]; }
   int64_t layer_params(int layer) const { return offsets_[layer + 1] - offsets_[layer]; }
-  float* weights() { return weights_; }
-  float* grads() { return grads_; }
-  cudaStream_t stream() const { return stream_; }
-  cublasHandle_t blas() const { return blas_; }
+  float* weights() { return weights_.get(); }
+  float* grads() { return grads_.get(); }
+  cudaStream_t stream() const { return stream_.get(); }
+  cublasHandle_t blas() const { return blas_.get(); }
 
   // Forward, loss (host), backward into grads(). `hooks.backward_done(l)` runs once layer l's
   // gradient kernels are enqueued (not finished): a caller records an event on stream().
@@ -49,18 +38,15 @@ class GpuMlp {
   std::vector<int> widths_;
   std::vector<int64_t> offsets_;
   int batch_;
-  cudaStream_t stream_ = nullptr;
-  cublasHandle_t blas_ = nullptr;
-  cudnnHandle_t dnn_ = nullptr;
-  cudnnActivationDescriptor_t relu_ = nullptr;
-  cudnnTensorDescriptor_t tensor_ = nullptr;
-  float* weights_ = nullptr;
-  float* grads_ = nullptr;
-  float* ones_ = nullptr;  // batch ones, for bias broadcast and column sums
-  std::vector<float*> inputs_, pre_;
-  float* delta_ = nullptr;
-  float* delta_prev_ = nullptr;
-  float* scratch_ = nullptr;
+  CudaStream stream_;
+  CublasHandle blas_;
+  CudnnHandle dnn_;
+  CudnnActivation relu_;
+  CudnnTensor tensor_;
+  DeviceFloats weights_, grads_;
+  DeviceFloats ones_;  // batch ones, for bias broadcast and column sums
+  std::vector<DeviceFloats> inputs_, pre_;
+  DeviceFloats delta_, delta_prev_, scratch_;
   std::vector<float> host_logits_, host_delta_;
 };
 

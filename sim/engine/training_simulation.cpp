@@ -3,6 +3,7 @@
 #include "collectives/communicator.hpp"
 #include "compute/compute_model.hpp"
 #include "runtime/simulation.hpp"
+#include "schedules/periods.hpp"
 #include "workers/worker.hpp"
 
 #include <fmt/format.h>
@@ -34,17 +35,13 @@ nlohmann::json trace_events(const std::vector<workers::WorkerRecord>& records, i
 
 }  // namespace
 
-int whole_periods(int iterations, const schedules::ScheduleSpec& schedule) {
-  const int period = schedule.kind == schedules::ScheduleKind::sgd ? 1 : schedule.tau;
-  return (iterations + period - 1) / period * period;
-}
-
 TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
   const auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
                                          config.batch_per_gpu, config.schedule.bucket_cap_bytes);
-  const int warmup = whole_periods(config.warmup_iterations, config.schedule);
-  const int measured = whole_periods(std::max(1, config.measured_iterations), config.schedule);
+  const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
+  const int measured =
+      static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
 
   runtime::Simulation sim(config.platform);
   collectives::Communicator comm(config.platform, sim.platform(), config.collective);

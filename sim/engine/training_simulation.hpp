@@ -44,10 +44,6 @@ struct TrainingResult {
   nlohmann::json trace;  // Chrome trace events, when trace_ranks > 0
 };
 
-// Measured iterations rounded up to whole averaging periods (local_sgd / dasgd), so the
-// periodic cost is counted in proportion; warm-up likewise.
-int whole_periods(int iterations, const schedules::ScheduleSpec& schedule);
-
 // Simulates in the calling process (one SimGrid engine: wrap in run_isolated).
 TrainingResult simulate_training(const TrainingConfig& config);
 

@@ -14,7 +14,7 @@ namespace {
 double now() { return sg4::Engine::get_clock(); }
 }  // namespace
 
-Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const ScheduleSpec& schedule,
+Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
                collectives::Communicator& comm, WorkerRecord& record)
     : setup_(setup),
       plan_(plan),
@@ -48,7 +48,7 @@ void Worker::poll() {
   if (now() > begin) record_.add(record_.wait, begin, now(), "polls", "wait");
 }
 
-Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& name) {
+Worker::Collective Worker::start_allreduce(double bytes, const std::string& name) {
   auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now()});
   if (comm_.options().progress == collectives::Progress::polled_rounds && comm_.size() > 1) {
     allreduce->ring = comm_.join_polled_ring(setup_.rank, bytes);
@@ -64,7 +64,7 @@ Worker::AllreducePtr Worker::start_allreduce(double bytes, const std::string& na
   return allreduce;
 }
 
-void Worker::wait(const AllreducePtr& allreduce) {
+void Worker::wait(const Collective& allreduce) {
   const double begin = now();
   if (allreduce->ring) {
     allreduce->ring->wait(setup_.rank);
@@ -94,82 +94,54 @@ void Worker::wait(const AllreducePtr& allreduce) {
   }
 }
 
-void Worker::local_step() {
-  compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
-  compute_layers(plan_.backward_layers_s, plan_.backward_s(), "backward");
-  compute(plan_.update_s, "update");
+void Worker::begin_step(long) {
+  step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter_(rng_)) : 1.0;
 }
 
-void Worker::run_sgd_step() {
+void Worker::forward_backward(const schedules::BucketReady& bucket_ready) {
   compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
-  std::vector<AllreducePtr> buckets;
-  auto start_bucket = [&](int bucket) {
-    if (bucket >= 0 && schedule_.overlap)
-      buckets.push_back(
-          start_allreduce(plan_.bucket_bytes[size_t(bucket)], fmt::format("allreduce bucket {}", bucket)));
-  };
+  if (bucket_ready)
+    backward_with_buckets(bucket_ready);
+  else
+    compute_layers(plan_.backward_layers_s, plan_.backward_s(), "backward");
+}
+
+void Worker::backward_with_buckets(const schedules::BucketReady& bucket_ready) {
   if (comm_.options().progress == collectives::Progress::polled_rounds) {
     // Layer by layer as dasim-train: a bucket starts where its last gradient is ready, then a poll.
     for (size_t l = 0; l < plan_.backward_layers_s.size(); ++l) {
       compute(plan_.backward_layers_s[l], "backward");
-      start_bucket(plan_.bucket_after_backward_layer[l]);
+      if (plan_.bucket_after_backward_layer[l] >= 0) bucket_ready(plan_.bucket_after_backward_layer[l]);
       poll();
     }
-  } else {
-    for (const auto& segment : plan_.backward) {
-      compute(segment.time_s, "backward");
-      start_bucket(segment.bucket);
-    }
+    return;
   }
-  if (!schedule_.overlap)
-    for (size_t b = 0; b < plan_.bucket_bytes.size(); ++b)
-      buckets.push_back(start_allreduce(plan_.bucket_bytes[b], fmt::format("allreduce bucket {}", b)));
-  for (const auto& bucket : buckets) wait(bucket);  // the update needs every averaged gradient
-  compute(plan_.update_s, "update");
+  for (const auto& segment : plan_.backward) {
+    compute(segment.time_s, "backward");
+    if (segment.bucket >= 0) bucket_ready(segment.bucket);
+  }
 }
 
-void Worker::finish_iteration() {
-  record_.iteration_end_s.push_back(now());
-  ++iteration_;
+Worker::Collective Worker::start(schedules::Payload payload) {
+  using Kind = schedules::Payload::Kind;
+  switch (payload.kind) {
+    case Kind::gradient_bucket:
+      return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
+                             fmt::format("allreduce bucket {}", payload.bucket));
+    case Kind::weights: return start_allreduce(plan_.weight_bytes, "allreduce weights");
+    case Kind::snapshot: return start_allreduce(plan_.weight_bytes, "allreduce snapshot");
+  }
+  return nullptr;
 }
 
-void Worker::operator()() {
-  std::normal_distribution<double> jitter(0.0, 1.0);
-  AllreducePtr average;  // dasgd: the averaging in flight
-  int average_due = -1;                       // dasgd: iteration whose end must apply it
-  for (int k = 0; k < setup_.iterations; ++k) {
-    step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter(rng_)) : 1.0;
-    switch (schedule_.kind) {
-      case ScheduleKind::sgd: run_sgd_step(); break;
-      case ScheduleKind::local_sgd:
-        local_step();
-        if ((k + 1) % schedule_.tau == 0) {
-          auto pending = start_allreduce(plan_.weight_bytes, "allreduce weights");
-          wait(pending);  // blocking: everybody stalls until the average is in
-        }
-        break;
-      case ScheduleKind::dasgd:
-        local_step();
-        if (average && k == average_due) {
-          wait(average);  // only exposed if the average has not arrived after d steps
-          compute(plan_.apply_average_s, "apply average");
-          average.reset();
-        }
-        if ((k + 1) % schedule_.tau == 0) {
-          compute(plan_.snapshot_s, "snapshot");
-          average = start_allreduce(plan_.weight_bytes, "allreduce snapshot");
-          average_due = k + schedule_.delay;
-          if (schedule_.delay == 0) {  // d = 0 degenerates to local SGD: wait right away
-            wait(average);
-            compute(plan_.apply_average_s, "apply average");
-            average.reset();
-          }
-        }
-        break;
-    }
-    finish_iteration();
-  }
-  if (average) wait(average);  // drain so the simulation ends cleanly (after the last iteration)
-}
+void Worker::apply_gradients(bool) { compute(plan_.update_s, "update"); }
+
+void Worker::take_snapshot() { compute(plan_.snapshot_s, "snapshot"); }
+
+void Worker::apply_average() { compute(plan_.apply_average_s, "apply average"); }
+
+void Worker::end_step(long) { record_.iteration_end_s.push_back(now()); }
+
+void Worker::operator()() { schedules::run_schedule(schedule_, setup_.iterations, *this); }
 
 }  // namespace dasim::workers

@@ -1,69 +1,82 @@
-// The body of one worker actor (one per GPU): replays the StepPlan under a schedule, starting
-// collectives on the shared Communicator and recording where its time goes.
+// The body of one worker actor (one per GPU): the SimGrid backend of the schedule engine
+// (schedules/run_schedule.hpp). It replays the StepPlan's compute as SimGrid executions, starts
+// collectives on the shared Communicator and records where its time goes; the schedule itself
+// (which collective when, what waits for what) is the engine's.
 #pragma once
 
 #include "collectives/communicator.hpp"
+#include "schedules/run_schedule.hpp"
 #include "schedules/schedule_spec.hpp"
 #include "workers/step_plan.hpp"
 #include "workers/worker_record.hpp"
 
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <random>
+#include <string>
 
 namespace dasim::workers {
 
-using schedules::ScheduleKind;
-using schedules::ScheduleSpec;
-
 struct WorkerSetup {
   int rank = 0;
-  int iterations = 1;    // total, warm-up included
-  double slowdown = 1;   // straggler what-if: compute takes this many times longer
+  int iterations = 1;        // total, warm-up included
+  double slowdown = 1;       // straggler what-if: compute takes this many times longer
   double jitter_stddev = 0;  // relative; each step's compute is scaled by max(0.05, 1 + N(0, stddev))
   uint64_t seed = 1;
 };
 
 class Worker {
  public:
-  Worker(const WorkerSetup& setup, const StepPlan& plan, const ScheduleSpec& schedule,
+  Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
          collectives::Communicator& comm, WorkerRecord& record);
   void operator()();  // runs all iterations; call as the actor body
+
+  // An allreduce this worker has asked for. With host progress it only starts when waited for.
+  struct Allreduce {
+    double bytes = 0;
+    std::string name;
+    collectives::PendingCollectivePtr pending;      // null until started
+    std::shared_ptr<collectives::PolledRing> ring;  // progress polled_rounds: driven by this rank
+    double started_at = 0;
+  };
+
+  // The backend operations of schedules::ScheduleBackend.
+  using Collective = std::shared_ptr<Allreduce>;
+  int bucket_count() const { return static_cast<int>(plan_.bucket_bytes.size()); }
+  void begin_step(long step);
+  void forward_backward(const schedules::BucketReady& bucket_ready);
+  Collective start(schedules::Payload payload);
+  void wait(const Collective& allreduce);
+  void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
+  void apply_gradients(bool averaged);
+  void average_weights() {}  // the average arrives with the allreduce; no pass of its own
+  void take_snapshot();
+  void apply_average();
+  void end_step(long step);
+  void drained() {}
+  void step_done(long) {}
 
  private:
   void compute(double seconds, const char* name);
   // Layer by layer, polling the collectives in flight after each one (progress polled_rounds,
   // as dasim-train calls MPI_Test between layers); one block of compute otherwise.
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
+  void backward_with_buckets(const schedules::BucketReady& bucket_ready);
   void poll();
-  // An allreduce this worker has asked for. With host progress it only starts when waited for.
-  struct Allreduce {
-    double bytes = 0;
-    std::string name;
-    collectives::PendingCollectivePtr pending;  // null until started
-    std::shared_ptr<collectives::PolledRing> ring;  // progress polled_rounds: driven by this rank
-    double started_at = 0;
-  };
-  using AllreducePtr = std::shared_ptr<Allreduce>;
-  AllreducePtr start_allreduce(double bytes, const std::string& name);
-  void wait(const AllreducePtr& allreduce);
-  void local_step();  // forward, backward, local update (no communication)
-  void run_sgd_step();
-  void finish_iteration();
+  Collective start_allreduce(double bytes, const std::string& name);
 
   WorkerSetup setup_;
   const StepPlan& plan_;
-  ScheduleSpec schedule_;
+  schedules::ScheduleSpec schedule_;
   collectives::Communicator& comm_;
   WorkerRecord& record_;
   std::mt19937_64 rng_;
+  std::normal_distribution<double> jitter_{0.0, 1.0};
   // polled progress: the end of the collectives' active time this rank has already paid for, so
   // collectives in flight together (sharing the links, each stretched) are paid once per instant.
   double polled_until_ = 0;
-  std::vector<AllreducePtr> rings_in_flight_;  // polled_rounds: started, not yet waited for
+  std::vector<Collective> rings_in_flight_;  // polled_rounds: started, not yet waited for
   double step_factor_ = 1;
-  int iteration_ = 0;
 };
 
 }  // namespace dasim::workers

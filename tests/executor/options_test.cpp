@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 using namespace dasim::executor;
+using dasim::schedules::ScheduleKind;
 
 namespace {
 
@@ -35,7 +36,7 @@ TEST(Options, DasgdAndSizes) {
   EXPECT_EQ(o.schedule.tau, 8);
   EXPECT_EQ(o.schedule.delay, 3);
   EXPECT_EQ(o.hidden, (std::vector<int>{32, 16}));
-  EXPECT_DOUBLE_EQ(o.bucket_bytes, 1048576);
+  EXPECT_DOUBLE_EQ(o.schedule.bucket_cap_bytes, 1048576);
   EXPECT_EQ(o.csv, "out/run.csv");
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace dasim::executor;
+using dasim::schedules::ScheduleKind;
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <string>
 
 using namespace dasim::executor;
+using dasim::schedules::ScheduleKind;
 
 TEST(Summary, StepsToTargetUsesTheMovingAverage) {
   const std::vector<double> loss{3, 2, 1, 0.5, 0.4, 0.1};
@@ -54,18 +55,6 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
   EXPECT_EQ(row.extra[2].first, "exposed_wait_s");
   EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
-}
-
-TEST(Summary, SteadyWindowIsWholeSyncPeriodsAfterTheWarmUp) {
-  // sgd synchronises every step: the window starts right after the warm-up and runs to the end.
-  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).first, 5);
-  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).count, 55);
-  // tau 4: warm-up 5 -> 8 steps; 52 steps = 13 periods (steps 9..60), each with one averaging.
-  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).first, 8);
-  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).count, 52);
-  // 62 steps: the partial period 61..62 (no averaging) is trained but not timed.
-  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 62, 5).count, 52);
-  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 11, 5).count, 0);
 }
 
 TEST(Summary, ResultRowTimesWholePeriodsAndLeavesTheDrainOut) {

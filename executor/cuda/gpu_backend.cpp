@@ -1,0 +1,157 @@
+#include "cuda/gpu_backend.hpp"
+
+#include "consistency.hpp"
+#include "step_timing.hpp"
+
+namespace dasim::executor {
+
+using schedules::Payload;
+
+GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset& data, MPI_Comm comm,
+                       ncclComm_t nccl, TrainOutput& out)
+    : options_(options), model_(model), data_(data), comm_(comm), nccl_(nccl), out_(out), comm_stream_(make_stream()) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &ranks_);
+  std::vector<int64_t> layer_params;
+  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  if (options.schedule.kind == schedules::ScheduleKind::sgd)
+    out_.buckets = workload::plan_buckets(layer_params, sizeof(float), options.schedule.bucket_cap_bytes);
+  bucket_ending_at_.assign(size_t(model.layers()), -1);
+  for (size_t b = 0; b < out_.buckets.size(); ++b) bucket_ending_at_[out_.buckets[b].first_layer] = int(b);
+  collectives_.resize(out_.buckets.size() + 1);
+  for (auto& c : collectives_) {
+    c.ready = make_event();
+    c.done = make_event();
+  }
+  if (options.schedule.kind == schedules::ScheduleKind::dasgd) {
+    snapshot_ = device_floats(model.param_count());
+    snapshot_sum_ = device_floats(model.param_count());
+  }
+  loop_start_s_ = wall_now_s();
+}
+
+void GpuBackend::begin_step(long step) {
+  step_start_s_ = wall_now_s();
+  call_s_ = wait_s_ = 0;
+  fill_batch(data_, step - 1, options_.batch, x_, y_);
+}
+
+void GpuBackend::poll() {
+  const double t0 = wall_now_s();
+  for (auto& c : collectives_) {
+    if (!c.in_flight) continue;
+    const cudaError_t rc = cudaEventQuery(c.done.get());
+    if (rc == cudaSuccess) {
+      c.in_flight = false;
+      clock_.completed(wall_now_s());
+    } else if (rc != cudaErrorNotReady) {
+      cuda_check(rc, "cudaEventQuery");
+    }
+  }
+  call_s_ += wall_now_s() - t0;
+}
+
+void GpuBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
+  MlpHooks hooks;
+  hooks.poll = [this] { poll(); };
+  if (bucket_ready)
+    hooks.backward_done = [&](int layer) {
+      if (const int b = bucket_ending_at_[size_t(layer)]; b >= 0) bucket_ready(b);
+    };
+  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
+}
+
+GpuBackend::Collective GpuBackend::start(Payload payload) {
+  Collective index = collectives_.size() - 1;
+  const float* src = model_.weights();
+  float* dst = model_.weights();
+  int64_t count = model_.param_count();
+  if (payload.kind == Payload::Kind::gradient_bucket) {
+    index = size_t(payload.bucket);
+    dst = model_.grads() + out_.buckets[index].param_offset;
+    src = dst;
+    count = out_.buckets[index].params;
+  } else if (payload.kind == Payload::Kind::snapshot) {
+    src = snapshot_.get();
+    dst = snapshot_sum_.get();
+  }
+  InFlight& c = collectives_[index];
+  const double t0 = wall_now_s();
+  cuda_check(cudaEventRecord(c.ready.get(), model_.stream()), "cudaEventRecord");
+  cuda_check(cudaStreamWaitEvent(comm_stream_.get(), c.ready.get(), 0), "cudaStreamWaitEvent");
+  nccl_check(ncclAllReduce(src, dst, static_cast<size_t>(count), ncclFloat, ncclSum, nccl_, comm_stream_.get()),
+             "ncclAllReduce");
+  cuda_check(cudaEventRecord(c.done.get(), comm_stream_.get()), "cudaEventRecord");
+  c.in_flight = true;
+  clock_.started(t0);
+  call_s_ += wall_now_s() - t0;
+  return index;
+}
+
+void GpuBackend::wait(Collective index) {
+  InFlight& c = collectives_[index];
+  if (!c.in_flight) return;
+  const bool whole = index + 1 == collectives_.size();
+  const char* what = !whole ? "gradient bucket allreduce"
+                     : options_.schedule.kind == schedules::ScheduleKind::dasgd ? "dasgd snapshot allreduce"
+                                                                                : "local_sgd weight allreduce";
+  // The host runs ahead of the GPU: finish the compute stream first (compute time), so that what
+  // remains of a wait is communication the rank is exposed to.
+  cuda_check(cudaStreamSynchronize(model_.stream()), "cudaStreamSynchronize (before a wait)");
+  const double t0 = wall_now_s();
+  {
+    WatchdogGuard guard(what);
+    cuda_check(cudaEventSynchronize(c.done.get()), what);
+  }
+  const double t1 = wall_now_s();
+  c.in_flight = false;
+  clock_.completed(t1);
+  wait_s_ += t1 - t0;
+}
+
+void GpuBackend::axpy(float alpha, const float* x, float* y) {
+  cublas_check(cublasSaxpy(model_.blas(), static_cast<int>(model_.param_count()), &alpha, x, 1, y, 1),
+               "cublasSaxpy");
+}
+
+void GpuBackend::apply_gradients(bool averaged) {
+  axpy(averaged ? -options_.lr / static_cast<float>(ranks_) : -options_.lr, model_.grads(), model_.weights());
+}
+
+void GpuBackend::average_weights() {
+  const float inverse = 1.0f / static_cast<float>(ranks_);
+  cublas_check(cublasSscal(model_.blas(), static_cast<int>(model_.param_count()), &inverse, model_.weights(), 1),
+               "cublasSscal");
+}
+
+void GpuBackend::take_snapshot() {
+  cuda_check(cudaMemcpyAsync(snapshot_.get(), model_.weights(), model_.param_count() * sizeof(float),
+                             cudaMemcpyDeviceToDevice, model_.stream()),
+             "cudaMemcpyAsync (snapshot)");
+}
+
+void GpuBackend::apply_average() {
+  axpy(-1.0f, snapshot_.get(), model_.weights());                                  // local progress w - s ...
+  axpy(1.0f / static_cast<float>(ranks_), snapshot_sum_.get(), model_.weights());  // ... plus the average
+}
+
+void GpuBackend::end_step(long) {
+  cuda_check(cudaStreamSynchronize(model_.stream()), "cudaStreamSynchronize (end of step)");
+  step_end_s_ = wall_now_s();
+  out_.steps.push_back(finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
+}
+
+void GpuBackend::drained() {
+  cuda_check(cudaStreamSynchronize(model_.stream()), "cudaStreamSynchronize (end-of-run drain)");
+  out_.drain_s = wall_now_s() - step_end_s_;
+}
+
+void GpuBackend::step_done(long step) {
+  if (options_.check_consistency) {
+    check_weights_consistency(options_.schedule, step, options_.steps, model_.weights_to_host(), comm_, ranks_);
+    ++out_.consistency_checks;
+  }
+  report_progress(options_, rank_, step, out_.steps.back(), loop_start_s_);
+}
+
+}  // namespace dasim::executor

@@ -1,0 +1,129 @@
+#include "mpi_backend.hpp"
+
+#include "consistency.hpp"
+#include "step_timing.hpp"
+#include "update_rules.hpp"
+
+namespace dasim::executor {
+
+using schedules::Payload;
+
+MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& data, MPI_Comm comm,
+                       TrainOutput& out)
+    : options_(options), model_(model), data_(data), comm_(comm), out_(out) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &ranks_);
+  std::vector<int64_t> layer_params;
+  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  if (options.schedule.kind == schedules::ScheduleKind::sgd)
+    out_.buckets = workload::plan_buckets(layer_params, sizeof(float), options.schedule.bucket_cap_bytes);
+  bucket_ending_at_.assign(size_t(model.layers()), -1);
+  for (size_t b = 0; b < out_.buckets.size(); ++b) bucket_ending_at_[out_.buckets[b].first_layer] = int(b);
+  requests_.assign(out_.buckets.size() + 1, MPI_REQUEST_NULL);
+  snapshot_sum_.resize(size_t(model.param_count()));
+  loop_start_s_ = wall_now_s();
+}
+
+void MpiBackend::begin_step(long step) {
+  step_start_s_ = wall_now_s();
+  call_s_ = wait_s_ = 0;
+  fill_batch(data_, step - 1, options_.batch, x_, y_);
+}
+
+void MpiBackend::poll() {
+  const double t0 = wall_now_s();
+  for (auto& r : requests_) {
+    if (r == MPI_REQUEST_NULL) continue;
+    int done = 0;
+    mpi_check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) clock_.completed(wall_now_s());
+  }
+  call_s_ += wall_now_s() - t0;
+}
+
+void MpiBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
+  MlpHooks hooks;
+  hooks.poll = [this] { poll(); };
+  if (bucket_ready)
+    hooks.backward_done = [&](int layer) {
+      if (const int b = bucket_ending_at_[size_t(layer)]; b >= 0) bucket_ready(b);
+    };
+  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
+}
+
+MpiBackend::Collective MpiBackend::start(Payload payload) {
+  const double t0 = wall_now_s();
+  Collective c = requests_.size() - 1;
+  if (payload.kind == Payload::Kind::gradient_bucket) {
+    c = size_t(payload.bucket);
+    const auto& bucket = out_.buckets[c];
+    mpi_check(MPI_Iallreduce(MPI_IN_PLACE, model_.grads().data() + bucket.param_offset,
+                             static_cast<int>(bucket.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+              "MPI_Iallreduce (gradient bucket)");
+  } else {  // the DaSGD snapshot (local SGD averages its weights with a blocking allreduce)
+    mpi_check(MPI_Iallreduce(snapshot_.data(), snapshot_sum_.data(), static_cast<int>(model_.param_count()),
+                             MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+              "MPI_Iallreduce (dasgd snapshot)");
+  }
+  clock_.started(t0);
+  call_s_ += wall_now_s() - t0;
+  return c;
+}
+
+void MpiBackend::wait(Collective c) {
+  MPI_Request& r = requests_[c];
+  if (r == MPI_REQUEST_NULL) return;
+  const char* what = c + 1 == requests_.size() ? "MPI_Wait (dasgd snapshot average)" : "MPI_Wait (gradient bucket)";
+  const double t0 = wall_now_s();
+  {
+    WatchdogGuard guard(what);
+    mpi_check(MPI_Wait(&r, MPI_STATUS_IGNORE), what);
+  }
+  const double t1 = wall_now_s();
+  clock_.completed(t1);
+  wait_s_ += t1 - t0;
+}
+
+void MpiBackend::allreduce_blocking(Payload) {
+  const char* what = "MPI_Allreduce (local_sgd weight average)";
+  const double t0 = wall_now_s();
+  clock_.started(t0);
+  {
+    WatchdogGuard guard(what);
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, model_.weights().data(), static_cast<int>(model_.param_count()),
+                            MPI_FLOAT, MPI_SUM, comm_),
+              what);
+  }
+  const double t1 = wall_now_s();
+  clock_.completed(t1);
+  wait_s_ += t1 - t0;
+}
+
+void MpiBackend::apply_gradients(bool averaged) {
+  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? ranks_ : 1);
+}
+
+void MpiBackend::average_weights() { average_from_sum(model_.weights(), model_.weights(), ranks_); }
+
+void MpiBackend::apply_average() { dasgd_merge(model_.weights(), snapshot_, snapshot_sum_, ranks_); }
+
+void MpiBackend::end_step(long) {
+  step_end_s_ = wall_now_s();
+  out_.steps.push_back(finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
+}
+
+void MpiBackend::drained() { out_.drain_s = wall_now_s() - step_end_s_; }
+
+void MpiBackend::step_done(long step) {
+  if (!options_.profile.empty()) {  // per-layer times are only kept for --profile
+    out_.forward_s.push_back(model_.forward_times_s());
+    out_.backward_s.push_back(model_.backward_times_s());
+  }
+  if (options_.check_consistency) {
+    check_weights_consistency(options_.schedule, step, options_.steps, model_.weights(), comm_, ranks_);
+    ++out_.consistency_checks;
+  }
+  report_progress(options_, rank_, step, out_.steps.back(), loop_start_s_);
+}
+
+}  // namespace dasim::executor

@@ -1,0 +1,65 @@
+// The MPI backend of the schedule engine (schedules/run_schedule.hpp): the operations of one
+// rank of dasim-train on the CPU, with their timing. The engine decides the schedule; this class
+// only knows how to compute, start, poll and wait on MPI, and update the MLP's flat buffers.
+//   forward_backward  the MLP on OpenBLAS; MPI_Test of every request in flight after each layer
+//                     (Open MPI progresses a non-blocking collective only inside MPI calls), and a
+//                     bucket's MPI_Iallreduce right after its last layer's gradient is complete
+//   start / wait      MPI_Iallreduce / MPI_Wait under the watchdog
+//   allreduce_blocking MPI_Allreduce of the weights (local SGD)
+// Per step it records the loss, wall time, time a collective was in flight, time blocked in waits
+// and time inside the calls that start and poll collectives (step_timing.hpp).
+#pragma once
+
+#include "comm.hpp"
+#include "dataset.hpp"
+#include "mlp.hpp"
+#include "options.hpp"
+#include "schedules/run_schedule.hpp"
+#include "step_record.hpp"
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace dasim::executor {
+
+class MpiBackend {
+ public:
+  MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& data, MPI_Comm comm, TrainOutput& out);
+
+  using Collective = size_t;  // index into requests_
+  int bucket_count() const { return static_cast<int>(out_.buckets.size()); }
+  void begin_step(long step);
+  void forward_backward(const schedules::BucketReady& bucket_ready);
+  Collective start(schedules::Payload payload);
+  void wait(Collective c);
+  void allreduce_blocking(schedules::Payload payload);
+  void apply_gradients(bool averaged);
+  void average_weights();
+  void take_snapshot() { snapshot_ = model_.weights(); }
+  void apply_average();
+  void end_step(long step);
+  void drained();
+  void step_done(long step);
+
+ private:
+  void poll();
+
+  const TrainOptions& options_;
+  Mlp& model_;
+  const Dataset& data_;
+  MPI_Comm comm_;
+  TrainOutput& out_;
+  int rank_ = 0, ranks_ = 1;
+  std::vector<int> bucket_ending_at_;      // per layer: the bucket its gradient completes, or -1
+  std::vector<MPI_Request> requests_;      // one per bucket, then the DaSGD snapshot's
+  std::vector<float> snapshot_, snapshot_sum_;
+  InFlightClock clock_;
+  std::vector<float> x_;
+  std::vector<int32_t> y_;
+  float loss_ = 0;
+  double step_start_s_ = 0, step_end_s_ = 0, loop_start_s_ = 0;
+  double call_s_ = 0, wait_s_ = 0;  // this step: inside non-blocking calls, blocked in waits
+};
+
+}  // namespace dasim::executor

@@ -1,0 +1,123 @@
+// The one schedule engine, driven with a backend that records every operation: the sequences are
+// the definitions of docs/algorithms.md written out by hand for a few steps, so the simulator and
+// both trainers (which only implement the operations) run exactly these schedules.
+#include "schedules/periods.hpp"
+#include "schedules/run_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace dasim::schedules;
+
+namespace {
+
+// Buckets become ready during backward in order 0, 1, ..., as a real backward produces them.
+struct RecordingBackend {
+  using Collective = std::string;
+  int buckets = 2;
+  std::vector<std::string> log;
+
+  int bucket_count() const { return buckets; }
+  void begin_step(long k) { log.push_back("step " + std::to_string(k)); }
+  void forward_backward(const BucketReady& ready) {
+    log.push_back("fwd+bwd");
+    if (ready)
+      for (int b = 0; b < buckets; ++b) ready(b);
+  }
+  Collective start(Payload p) {
+    const std::string name = p.kind == Payload::Kind::gradient_bucket ? "bucket " + std::to_string(p.bucket)
+                             : p.kind == Payload::Kind::snapshot      ? "snapshot"
+                                                                      : "weights";
+    log.push_back("start " + name);
+    return name;
+  }
+  void wait(const Collective& c) { log.push_back("wait " + c); }
+  void allreduce_blocking(Payload) { log.push_back("allreduce weights"); }
+  void apply_gradients(bool averaged) { log.push_back(averaged ? "update averaged" : "update local"); }
+  void average_weights() { log.push_back("average weights"); }
+  void take_snapshot() { log.push_back("snapshot"); }
+  void apply_average() { log.push_back("apply average"); }
+  void end_step(long) { log.push_back("end"); }
+  void drained() { log.push_back("drained"); }
+  void step_done(long) {}
+};
+
+std::vector<std::string> run(const ScheduleSpec& s, long steps, int buckets = 2) {
+  RecordingBackend b;
+  b.buckets = buckets;
+  run_schedule(s, steps, b);
+  return b.log;
+}
+
+using Log = std::vector<std::string>;
+
+}  // namespace
+
+TEST(RunSchedule, SgdStartsEachBucketDuringBackwardAndUpdatesAfterAllArrive) {
+  EXPECT_EQ(run({ScheduleKind::sgd, 1, 0}, 1),
+            (Log{"step 1", "fwd+bwd", "start bucket 0", "start bucket 1", "wait bucket 0", "wait bucket 1",
+                 "update averaged", "end"}));
+}
+
+TEST(RunSchedule, SgdWithoutOverlapStartsTheBucketsAfterBackward) {
+  // Backward still hears where buckets end (a backend may shape its compute by them), but the
+  // callback starts nothing: every bucket starts after backward.
+  ScheduleSpec s{ScheduleKind::sgd, 1, 0};
+  s.overlap = false;
+  EXPECT_EQ(run(s, 1), (Log{"step 1", "fwd+bwd", "start bucket 0", "start bucket 1", "wait bucket 0",
+                            "wait bucket 1", "update averaged", "end"}));
+}
+
+TEST(RunSchedule, LocalSgdAveragesTheWeightsEveryTauSteps) {
+  EXPECT_EQ(run({ScheduleKind::local_sgd, 2, 0}, 4),
+            (Log{"step 1", "fwd+bwd", "update local", "end",                                         //
+                 "step 2", "fwd+bwd", "update local", "allreduce weights", "average weights", "end",  //
+                 "step 3", "fwd+bwd", "update local", "end",                                         //
+                 "step 4", "fwd+bwd", "update local", "allreduce weights", "average weights", "end"}));
+}
+
+TEST(RunSchedule, DasgdMergesTheSnapshotAverageDStepsLater) {
+  // tau 2, d 1: snapshots at steps 2 and 4; the first merges at step 3, the last one is drained.
+  EXPECT_EQ(run({ScheduleKind::dasgd, 2, 1}, 4),
+            (Log{"step 1", "fwd+bwd", "update local", "end",                                    //
+                 "step 2", "fwd+bwd", "update local", "snapshot", "start snapshot", "end",      //
+                 "step 3", "fwd+bwd", "update local", "wait snapshot", "apply average", "end",  //
+                 "step 4", "fwd+bwd", "update local", "snapshot", "start snapshot", "end",      //
+                 "wait snapshot", "apply average", "drained"}));
+}
+
+TEST(RunSchedule, DasgdWithDEqualTauMergesBeforeTheNextSnapshot) {
+  // tau 2, d 2: the average of step 2 merges at step 4, before step 4's own snapshot starts.
+  const Log log = run({ScheduleKind::dasgd, 2, 2}, 4);
+  const Log step4{"step 4", "fwd+bwd", "update local", "wait snapshot", "apply average", "snapshot",
+                  "start snapshot", "end", "wait snapshot", "apply average", "drained"};
+  ASSERT_GE(log.size(), step4.size());
+  EXPECT_EQ(Log(log.end() - long(step4.size()), log.end()), step4);
+}
+
+TEST(RunSchedule, DasgdWithDZeroIsLocalSgdWithASnapshot) {
+  EXPECT_EQ(run({ScheduleKind::dasgd, 1, 0}, 1), (Log{"step 1", "fwd+bwd", "update local", "snapshot",
+                                                      "start snapshot", "wait snapshot", "apply average", "end"}));
+}
+
+TEST(Periods, SteadyWindowIsWholeSyncPeriodsAfterTheWarmUp) {
+  // sgd synchronises every step: the window starts right after the warm-up and runs to the end.
+  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).first, 5);
+  EXPECT_EQ(steady_window({ScheduleKind::sgd, 1, 0}, 60, 5).count, 55);
+  // tau 4: warm-up 5 -> 8 steps; 52 steps = 13 periods (steps 9..60), each with one averaging.
+  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).first, 8);
+  EXPECT_EQ(steady_window({ScheduleKind::dasgd, 4, 1}, 60, 5).count, 52);
+  // 62 steps: the partial period 61..62 (no averaging) is trained but not timed.
+  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 62, 5).count, 52);
+  EXPECT_EQ(steady_window({ScheduleKind::local_sgd, 4, 0}, 11, 5).count, 0);
+}
+
+TEST(Periods, WholePeriodsRoundsUpToTau) {
+  EXPECT_EQ(whole_periods(8, {ScheduleKind::sgd, 1, 0}), 8);
+  EXPECT_EQ(whole_periods(5, {ScheduleKind::local_sgd, 4, 0}), 8);
+  EXPECT_EQ(whole_periods(0, {ScheduleKind::dasgd, 4, 1}), 0);
+  EXPECT_TRUE(is_averaging_step({ScheduleKind::dasgd, 4, 1}, 8));
+  EXPECT_FALSE(is_averaging_step({ScheduleKind::sgd, 1, 0}, 8));  // sgd averages gradients, not weights
+}
