@@ -45,7 +45,7 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   int64_t seed = 1;
   std::string device = "cpu";
   app.add_option("--device", device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->check(CLI::IsMember(kDeviceNames.names()))
       ->capture_default_str();
   app.add_option("--schedule", schedule, schedules::kScheduleKindNames.listed())
       ->check(CLI::IsMember(schedules::kScheduleKindNames.names()))
@@ -119,7 +119,7 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
                         o.schedule.delay));
     }
   }
-  o.device = device == "cuda" ? Device::cuda : Device::cpu;
+  o.device = *kDeviceNames.parse(device);  // checked by IsMember
   if (o.device == Device::cuda && !o.profile.empty())
     bad("--profile: per-layer times are measured on --device cpu only");
   if (o.device == Device::cuda && o.verify)

@@ -4,6 +4,7 @@
 // and that verdict is agreed with an allreduce.
 #pragma once
 
+#include "common/enum_names.hpp"
 #include "dataset.hpp"
 #include "schedules/periods.hpp"
 
@@ -15,6 +16,10 @@
 namespace dasim::executor {
 
 enum class Device { cpu, cuda };
+inline constexpr EnumNames<Device, 2> kDeviceNames{{{
+    {Device::cpu, "cpu"},
+    {Device::cuda, "cuda"},
+}}};
 
 struct TrainOptions {
   Device device = Device::cpu;

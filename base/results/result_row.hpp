@@ -1,11 +1,16 @@
 // The one result schema shared by the simulator (source = simulated) and the real executor
 // (source = measured): one row per configuration, so predictions and measurements can be joined
-// column by column. Column order is the CSV order and is part of the file format.
+// column by column. kResultColumns is the only list of the columns: it drives the CSV header and
+// cells and the JSON keys, in this order, which is part of the file format
+// (docs/file-formats.md); analysis/dasim_analysis/results_io.py reads the same list (a test checks).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace dasim::results {
@@ -34,11 +39,40 @@ struct ResultRow {
   std::vector<std::pair<std::string, std::string>> extra;
 };
 
-const std::vector<std::string>& result_columns();
+struct ResultColumn {
+  std::string_view name;
+  std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
+};
+
+inline const std::array<ResultColumn, 19> kResultColumns{{
+    {"scenario", &ResultRow::scenario},
+    {"platform", &ResultRow::platform},
+    {"workload", &ResultRow::workload},
+    {"schedule", &ResultRow::schedule},
+    {"tau", &ResultRow::tau},
+    {"delay", &ResultRow::delay},
+    {"collective", &ResultRow::collective},
+    {"nodes", &ResultRow::nodes},
+    {"gpus", &ResultRow::gpus},
+    {"batch_per_gpu", &ResultRow::batch_per_gpu},
+    {"iter_time_s", &ResultRow::iter_time_s},
+    {"throughput_samples_s", &ResultRow::throughput_samples_s},
+    {"speedup", &ResultRow::speedup},
+    {"efficiency", &ResultRow::efficiency},
+    {"compute_s", &ResultRow::compute_s},
+    {"comm_s", &ResultRow::comm_s},
+    {"exposed_comm_s", &ResultRow::exposed_comm_s},
+    {"source", &ResultRow::source},
+    {"calibration", &ResultRow::calibration},
+}};
+
+// The fixed column names, in order.
+std::vector<std::string> result_columns();
 
 // CSV with a header line; numbers printed with 9 significant digits so reruns are byte-identical.
+// Fields holding a comma, a quote or a newline are quoted as RFC 4180 says.
 std::string to_csv(const std::vector<ResultRow>& rows);
-// Key order follows result_columns() so JSON files read like the CSV.
+// Key order follows kResultColumns so JSON files read like the CSV.
 nlohmann::ordered_json to_json(const ResultRow& row);
 nlohmann::ordered_json to_json(const std::vector<ResultRow>& rows);
 

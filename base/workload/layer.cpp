@@ -3,24 +3,6 @@
 
 namespace dasim::workload {
 
-const char* to_string(LayerKind kind) {
-  switch (kind) {
-    case LayerKind::conv:
-      return "conv";
-    case LayerKind::linear:
-      return "linear";
-    case LayerKind::norm:
-      return "norm";
-    case LayerKind::elementwise:
-      return "elementwise";
-    case LayerKind::pooling:
-      return "pooling";
-    case LayerKind::attention:
-      return "attention";
-    case LayerKind::embedding:
-      return "embedding";
-  }
-  return "?";
-}
+std::string to_string(LayerKind kind) { return std::string(kLayerKindNames.name(kind)); }
 
 }  // namespace dasim::workload

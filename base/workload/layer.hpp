@@ -6,6 +6,8 @@
 // one sequence) unless a measured time is given, which is for `measured_batch` samples.
 #pragma once
 
+#include "common/enum_names.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +15,15 @@
 namespace dasim::workload {
 
 enum class LayerKind { conv, linear, norm, elementwise, pooling, attention, embedding };
+inline constexpr EnumNames<LayerKind, 7> kLayerKindNames{{{
+    {LayerKind::conv, "conv"},
+    {LayerKind::linear, "linear"},
+    {LayerKind::norm, "norm"},
+    {LayerKind::elementwise, "elementwise"},
+    {LayerKind::pooling, "pooling"},
+    {LayerKind::attention, "attention"},
+    {LayerKind::embedding, "embedding"},
+}}};
 
 // Convolution shape, per sample (batch is applied by the compute model). Used to look up
 // measured per-shape times in a calibration file (see conv_shape_key()).
@@ -49,6 +60,6 @@ struct Layer {
   int measured_batch = 0;
 };
 
-const char* to_string(LayerKind kind);
+std::string to_string(LayerKind kind);
 
 }  // namespace dasim::workload

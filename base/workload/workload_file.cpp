@@ -15,15 +15,6 @@
 namespace dasim::workload {
 namespace {
 
-const std::vector<std::string> kKindNames{"conv",    "linear",    "norm",     "elementwise",
-                                          "pooling", "attention", "embedding"};
-
-LayerKind kind_from_name(const std::string& name) {
-  for (size_t i = 0; i < kKindNames.size(); ++i)
-    if (kKindNames[i] == name) return static_cast<LayerKind>(i);
-  throw InputError("unknown layer kind " + name);  // unreachable: choice() validated it
-}
-
 std::optional<double> optional_non_negative(ObjectReader& r, const std::string& key) {
   std::optional<double> v = r.optional_number(key);
   if (v && *v < 0) r.fail(key, fmt::format("expected a number >= 0, got {}", *v));
@@ -67,7 +58,7 @@ GemmShape read_gemm(ObjectReader r) {
 Layer read_layer(ObjectReader r) {
   Layer layer;
   layer.name = r.string("name");
-  layer.kind = kind_from_name(r.choice("kind", kKindNames));
+  layer.kind = r.enumeration("kind", kLayerKindNames);
   if (r.has("params")) {
     int64_t params = r.integer("params");
     if (params < 0) r.fail("params", fmt::format("expected a parameter count >= 0, got {}", params));
@@ -103,7 +94,7 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   ObjectReader r(value, file, "");
   Workload w;
   w.name = r.string("name");
-  w.precision = parse_precision(r.choice("precision", {"fp32", "fp16", "bf16"}), file, "precision");
+  w.precision = r.enumeration("precision", kPrecisionNames);
   w.sample_name = r.optional_string("sample_name").value_or("sample");
   if (r.has("sequence_length")) w.sequence_length = positive_int(r, "sequence_length");
   auto measured_batch = r.optional_positive_integer("measured_batch");

@@ -2,42 +2,24 @@
 
 #include "common/errors.hpp"
 
+#include <fmt/format.h>
+
 namespace dasim::collectives {
 
-Op parse_op(const std::string& text) {
-  if (text == "allreduce") return Op::allreduce;
-  if (text == "reduce_scatter") return Op::reduce_scatter;
-  if (text == "all_gather") return Op::all_gather;
-  if (text == "broadcast") return Op::broadcast;
-  throw InputError("unknown collective operation \"" + text +
-                   "\" (expected allreduce, reduce_scatter, all_gather or broadcast)");
+namespace {
+
+template <class E, size_t N>
+E parse_name(const EnumNames<E, N>& names, const std::string& text, const char* what) {
+  if (auto value = names.parse(text)) return *value;
+  throw InputError(fmt::format("unknown collective {} \"{}\" (expected one of {})", what, text, names.listed()));
 }
 
-Algorithm parse_algorithm(const std::string& text) {
-  if (text == "ring") return Algorithm::ring;
-  if (text == "tree") return Algorithm::tree;
-  if (text == "hierarchical") return Algorithm::hierarchical;
-  throw InputError("unknown collective algorithm \"" + text + "\" (expected ring, tree or hierarchical)");
-}
+}  // namespace
 
-const char* to_string(Op op) {
-  switch (op) {
-    case Op::allreduce: return "allreduce";
-    case Op::reduce_scatter: return "reduce_scatter";
-    case Op::all_gather: return "all_gather";
-    case Op::broadcast: return "broadcast";
-  }
-  return "?";
-}
-
-const char* to_string(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::ring: return "ring";
-    case Algorithm::tree: return "tree";
-    case Algorithm::hierarchical: return "hierarchical";
-  }
-  return "?";
-}
+Op parse_op(const std::string& text) { return parse_name(kOpNames, text, "operation"); }
+Algorithm parse_algorithm(const std::string& text) { return parse_name(kAlgorithmNames, text, "algorithm"); }
+std::string to_string(Op op) { return std::string(kOpNames.name(op)); }
+std::string to_string(Algorithm algorithm) { return std::string(kAlgorithmNames.name(algorithm)); }
 
 double bus_bandwidth_factor(Op op, int ranks) {
   const double n = ranks;

@@ -2,17 +2,35 @@
 // fine-grained messages) and the options a scenario or `dasim collective` passes in.
 #pragma once
 
+#include "common/enum_names.hpp"
+
 #include <string>
 
 namespace dasim::collectives {
 
 enum class Op { allreduce, reduce_scatter, all_gather, broadcast };
+inline constexpr EnumNames<Op, 4> kOpNames{{{
+    {Op::allreduce, "allreduce"},
+    {Op::reduce_scatter, "reduce_scatter"},
+    {Op::all_gather, "all_gather"},
+    {Op::broadcast, "broadcast"},
+}}};
+
 enum class Algorithm { ring, tree, hierarchical };
+inline constexpr EnumNames<Algorithm, 3> kAlgorithmNames{{{
+    {Algorithm::ring, "ring"},
+    {Algorithm::tree, "tree"},
+    {Algorithm::hierarchical, "hierarchical"},
+}}};
 
 // coarse: one flow per rank per ring phase (2P flows per allreduce) with the ring's remaining
 //         per-step latency added as a delay: same alpha-beta timing, O(P) events.
 // fine:   every ring step (and every pipelined chunk) is its own message: O(P^2) events.
 enum class Granularity { coarse, fine };
+inline constexpr EnumNames<Granularity, 2> kGranularityNames{{{
+    {Granularity::coarse, "coarse"},
+    {Granularity::fine, "fine"},
+}}};
 
 // async:  a collective advances on its own while the rank computes (NCCL kernels and copy engines
 //         on a GPU).
@@ -26,6 +44,13 @@ enum class Granularity { coarse, fine };
 //         after every layer, the wait), round by round, each rank copying the chunk its left
 //         neighbour posted (PolledRing): a rank's long layers hold back its neighbours' rounds.
 enum class Progress { async, host, polled, polled_rounds };
+inline constexpr EnumNames<Progress, 5> kProgressNames{{{
+    {Progress::async, "async"},
+    {Progress::host, "host"},
+    {Progress::polled, "polled"},
+    {Progress::polled_rounds, "polled_rounds"},
+    {Progress::polled_rounds, "polled-rounds", true},  // the first spelling, still accepted
+}}};
 
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;
@@ -43,8 +68,8 @@ struct CollectiveOptions {
 
 Op parse_op(const std::string& text);               // throws InputError on an unknown name
 Algorithm parse_algorithm(const std::string& text);  // throws InputError on an unknown name
-const char* to_string(Op op);
-const char* to_string(Algorithm algorithm);
+std::string to_string(Op op);
+std::string to_string(Algorithm algorithm);
 
 // nccl-tests' bus bandwidth factor for an op on n ranks: allreduce 2(n-1)/n, reduce-scatter and
 // all-gather (n-1)/n, broadcast 1.

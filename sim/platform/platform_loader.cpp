@@ -38,8 +38,8 @@ LinkSpec read_link(ObjectReader link) {
   if (!latency && !preset) link.fail("latency", "required key is missing (give \"latency\" or a \"preset\")");
   spec.bandwidth_Bps = bandwidth ? *bandwidth : preset->bandwidth_Bps;
   spec.latency_s = latency ? *latency : preset->latency_s;
-  auto sharing = link.optional_choice("sharing", {"split_duplex", "shared"});
-  spec.sharing = (sharing && *sharing == "shared") ? Sharing::shared : Sharing::split_duplex;
+  auto sharing = link.optional_enumeration("sharing", kSharingNames);
+  spec.sharing = sharing.value_or(Sharing::split_duplex);
   link.finish();
   return spec;
 }
@@ -114,10 +114,7 @@ NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
 
 FabricSpec read_fabric(ObjectReader fabric) {
   FabricSpec spec;
-  auto topology = fabric.choice("topology", {"star", "fat_tree", "torus"});
-  spec.topology = topology == "star"       ? FabricTopology::star
-                  : topology == "fat_tree" ? FabricTopology::fat_tree
-                                           : FabricTopology::torus;
+  spec.topology = fabric.enumeration("topology", kFabricTopologyNames);
   spec.link = read_link(fabric.object("link"));
   if (spec.topology == FabricTopology::fat_tree) {
     spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
@@ -167,16 +164,9 @@ std::vector<int> torus_dimensions(const FabricSpec& fabric, int nodes) {
   return dims;
 }
 
-const char* to_string(FabricTopology topology) {
-  switch (topology) {
-    case FabricTopology::star: return "star";
-    case FabricTopology::fat_tree: return "fat_tree";
-    case FabricTopology::torus: return "torus";
-  }
-  return "?";
-}
+std::string to_string(FabricTopology topology) { return std::string(kFabricTopologyNames.name(topology)); }
 
-const char* to_string(Sharing sharing) { return sharing == Sharing::shared ? "shared" : "split_duplex"; }
+std::string to_string(Sharing sharing) { return std::string(kSharingNames.name(sharing)); }
 
 void validate_platform(const PlatformSpec& spec) {
   const std::string& f = spec.file;

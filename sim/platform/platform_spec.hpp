@@ -3,6 +3,8 @@
 // SimGrid builder and by the pure route helpers (node_routes.hpp).
 #pragma once
 
+#include "common/enum_names.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +12,10 @@
 namespace dasim::platform {
 
 enum class Sharing { split_duplex, shared };
+inline constexpr EnumNames<Sharing, 2> kSharingNames{{{
+    {Sharing::split_duplex, "split_duplex"},
+    {Sharing::shared, "shared"},
+}}};
 
 struct LinkSpec {
   double bandwidth_Bps = 0;
@@ -60,6 +66,11 @@ struct NicSpec {
 };
 
 enum class FabricTopology { star, fat_tree, torus };
+inline constexpr EnumNames<FabricTopology, 3> kFabricTopologyNames{{{
+    {FabricTopology::star, "star"},
+    {FabricTopology::fat_tree, "fat_tree"},
+    {FabricTopology::torus, "torus"},
+}}};
 
 struct FabricSpec {
   FabricTopology topology = FabricTopology::star;
@@ -96,7 +107,7 @@ struct PlatformSpec {
   int rails() const { return static_cast<int>(nics.size()); }
 };
 
-const char* to_string(FabricTopology topology);
-const char* to_string(Sharing sharing);
+std::string to_string(FabricTopology topology);
+std::string to_string(Sharing sharing);
 
 }  // namespace dasim::platform

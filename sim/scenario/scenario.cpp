@@ -32,13 +32,11 @@ void require_file(const ObjectReader& reader, const std::string& key, const std:
 
 schedules::ScheduleSpec read_schedule(ObjectReader s) {
   schedules::ScheduleSpec spec;
-  auto type = s.choice("type", {"sgd", "local_sgd", "dasgd"});
-  if (type == "sgd") {
-    spec.kind = schedules::ScheduleKind::sgd;
+  spec.kind = s.enumeration("type", schedules::kScheduleKindNames);
+  if (spec.kind == schedules::ScheduleKind::sgd) {
     if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
     spec.overlap = s.optional_boolean("overlap").value_or(true);
   } else {
-    spec.kind = type == "local_sgd" ? schedules::ScheduleKind::local_sgd : schedules::ScheduleKind::dasgd;
     spec.tau = static_cast<int>(s.positive_integer("tau"));
     if (spec.kind == schedules::ScheduleKind::dasgd) {
       auto d = s.integer("delay");
@@ -91,7 +89,7 @@ Scenario load_scenario(const std::string& file) {
   sc.name = top.optional_string("name").value_or(fs::path(file).stem().string());
   sc.description = top.optional_string("description").value_or("");
   sc.batch_per_gpu = static_cast<int>(top.positive_integer("batch_per_gpu"));
-  sc.precision = top.optional_choice("precision", {"fp32", "tf32", "fp16", "bf16"}).value_or("fp32");
+  sc.precision = top.optional_choice("precision", calibration::precision_names()).value_or("fp32");
   std::optional<std::string> calibration_override;
   if (auto c = top.optional_string("calibration")) {
     calibration_override = resolve(file, *c);
@@ -139,27 +137,21 @@ Scenario load_scenario(const std::string& file) {
 
   if (top.has("collective")) {
     ObjectReader c = top.object("collective");
-    sc.collective.algorithm = collectives::parse_algorithm(
-        c.optional_choice("algorithm", {"ring", "tree", "hierarchical"}).value_or("ring"));
-    sc.collective.granularity =
-        c.optional_choice("granularity", {"coarse", "fine"}).value_or("coarse") == "fine"
-            ? collectives::Granularity::fine
-            : collectives::Granularity::coarse;
+    sc.collective.algorithm =
+        c.optional_enumeration("algorithm", collectives::kAlgorithmNames).value_or(collectives::Algorithm::ring);
+    sc.collective.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
+                                    .value_or(collectives::Granularity::coarse);
     sc.collective.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
     if (auto channels = c.optional_positive_integer("ring_channels")) {
       if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
       sc.collective.ring_channels = static_cast<int>(*channels);
     }
-    const std::string progress =
-        c.optional_choice("progress", {"async", "host", "polled", "polled-rounds"}).value_or("async");
-    sc.collective.progress = progress == "host"            ? collectives::Progress::host
-                             : progress == "polled"        ? collectives::Progress::polled
-                             : progress == "polled-rounds" ? collectives::Progress::polled_rounds
-                                                           : collectives::Progress::async;
+    sc.collective.progress =
+        c.optional_enumeration("progress", collectives::kProgressNames).value_or(collectives::Progress::async);
     // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
     if (sc.collective.progress == collectives::Progress::polled_rounds &&
         (sc.collective.algorithm != collectives::Algorithm::ring || sc.collective.ring_channels > 1))
-      c.fail("progress", "polled-rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
+      c.fail("progress", "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
     c.finish();
   }
   if (auto it = top.optional_positive_integer("iterations")) {

@@ -60,9 +60,9 @@ bad unknown_workload 'workloads[0]: resnet51: not a built-in workload' 's["workl
 bad sweep_parameter 'sweep.parameter: expected one of' 's["sweep"] = {"parameter": "warp_speed", "values": [1]}'
 bad sweep_value 'sweep.values[1]: unknown bandwidth unit' 's["sweep"] = {"parameter": "inter_node_bandwidth", "values": ["10Gbps", "25GBq"]}'
 bad no_schedules 'schedules: expected at least one schedule' 's["schedules"] = []'
-bad unknown_progress 'collective.progress: expected one of async, host, polled, polled-rounds, got "sometimes"' 's.setdefault("collective", {})["progress"] = "sometimes"'
-bad polled_rounds_tree 'collective.progress: polled-rounds runs a single ring' 's["collective"] = {"algorithm": "tree", "progress": "polled-rounds"}'
-bad polled_rounds_channels 'collective.progress: polled-rounds runs a single ring' 's["collective"] = {"ring_channels": 2, "progress": "polled-rounds"}'
+bad unknown_progress 'collective.progress: expected one of async, host, polled, polled_rounds, got "sometimes"' 's.setdefault("collective", {})["progress"] = "sometimes"'
+bad polled_rounds_tree 'collective.progress: polled_rounds runs a single ring' 's["collective"] = {"algorithm": "tree", "progress": "polled-rounds"}'
+bad polled_rounds_channels 'collective.progress: polled_rounds runs a single ring' 's["collective"] = {"ring_channels": 2, "progress": "polled_rounds"}'
 
 printf '{"platforms": [' >"$WORK/malformed.json"
 expect_bad_input "malformed scenario" "malformed.json: malformed JSON" "$BIN/dasim" run "$WORK/malformed.json" --out "$WORK/out-m" --quiet

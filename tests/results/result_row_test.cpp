@@ -1,0 +1,84 @@
+// The result schema: CSV quoting as RFC 4180 has it, numbers at 9 significant digits, JSON keys in
+// the CSV's column order, extra (sweep) columns after the fixed ones.
+#include "results/result_row.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim::results;
+
+namespace {
+
+ResultRow row() {
+  ResultRow r;
+  r.scenario = "s";
+  r.platform = "p";
+  r.workload = "w";
+  r.schedule = "dasgd";
+  r.tau = 4;
+  r.delay = 1;
+  r.collective = "ring";
+  r.nodes = 2;
+  r.gpus = 16;
+  r.batch_per_gpu = 32;
+  r.iter_time_s = 1.0 / 3.0;
+  r.throughput_samples_s = 1536;
+  r.speedup = 15.5;
+  r.efficiency = 0.96875;
+  r.compute_s = 0.25;
+  r.comm_s = 0.125;
+  r.exposed_comm_s = 0;
+  r.source = "simulated";
+  r.calibration = "cal.json";
+  return r;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    out.push_back(text.substr(start, end - start));
+  return out;
+}
+
+}  // namespace
+
+TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
+  const auto out = lines(to_csv({row(), row()}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0],
+            "scenario,platform,workload,schedule,tau,delay,collective,nodes,gpus,batch_per_gpu,iter_time_s,"
+            "throughput_samples_s,speedup,efficiency,compute_s,comm_s,exposed_comm_s,source,calibration");
+  EXPECT_EQ(out[1], "s,p,w,dasgd,4,1,ring,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,simulated,cal.json");
+}
+
+TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {
+  ResultRow r = row();
+  r.calibration = "a.json (datasheet, 0.7 of peak)";
+  r.scenario = "say \"hi\"";
+  r.platform = "two\nlines";
+  const std::string csv = to_csv({r});
+  EXPECT_NE(csv.find("\"say \"\"hi\"\"\",\"two\nlines\","), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"a.json (datasheet, 0.7 of peak)\"\n"), std::string::npos) << csv;
+}
+
+TEST(ResultRow, ExtraColumnsFollowTheFixedOnes) {
+  ResultRow r = row();
+  r.extra = {{"inter_node_bandwidth_Bps", "1.25e+10"}};
+  const auto out = lines(to_csv({r}));
+  EXPECT_TRUE(out[0].ends_with(",calibration,inter_node_bandwidth_Bps"));
+  EXPECT_TRUE(out[1].ends_with(",cal.json,1.25e+10"));
+}
+
+TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
+  ResultRow r = row();
+  r.extra = {{"x", "1"}};
+  const auto j = to_json(r);
+  std::vector<std::string> keys;
+  for (const auto& [key, _] : j.items()) keys.push_back(key);
+  auto expected = result_columns();
+  expected.push_back("x");
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(j["tau"].get<int>(), 4);                  // integers stay integers
+  EXPECT_DOUBLE_EQ(j["iter_time_s"].get<double>(), 1.0 / 3.0);  // JSON keeps full precision
+  EXPECT_EQ(j["x"].get<std::string>(), "1");
+}
