@@ -6,6 +6,7 @@
 #include "runtime/interruption.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
+#include "report/chrome_trace.hpp"
 #include "report/plots.hpp"
 #include "report/summary_table.hpp"
 #include "scenario/limits.hpp"
@@ -63,9 +64,10 @@ void run(const RunArgs& a) {
   runtime::throw_if_interrupted();
   write_file_atomically((dir / "results.csv").string(), results::to_csv(output.rows));
   write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
-  if (options.trace_index) {
-    nlohmann::json trace{{"traceEvents", output.trace}, {"displayTimeUnit", "ms"}};
-    write_file_atomically((dir / fmt::format("trace-{}.json", *options.trace_index)).string(), trace.dump() + "\n");
+  if (output.trace) {
+    nlohmann::json trace{{"traceEvents", report::chrome_trace_events(output.trace->ranks, output.trace->gpus_per_node)},
+                         {"displayTimeUnit", "ms"}};
+    write_file_atomically((dir / fmt::format("trace-{}.json", output.trace->index)).string(), trace.dump() + "\n");
   }
 
   fmt::print("{}", report::summary_table(output.rows));

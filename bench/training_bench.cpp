@@ -5,6 +5,7 @@
 #include "bench_support.hpp"
 #include "calibration/calibration.hpp"
 #include "runtime/isolated_run.hpp"
+#include "engine/training_result_wire.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
 #include "workload/workload_file.hpp"
@@ -30,8 +31,7 @@ void run_dasgd(benchmark::State& state, const std::string& platform_file, const 
   config.measured_iterations = 4;
   double iter_s = 0;
   for (auto _ : state) {
-    auto out = runtime::run_isolated([&] { return engine::to_json(engine::simulate_training(config)).dump(); });
-    iter_s = nlohmann::json::parse(out)["iter_time_s"].get<double>();
+    iter_s = engine::simulate_training_isolated(config).iter_time_s;
   }
   state.counters["gpus"] = config.platform.total_gpus();
   state.counters["simulated_iter_ms"] = iter_s * 1e3;

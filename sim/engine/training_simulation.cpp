@@ -14,26 +14,6 @@
 namespace sg4 = simgrid::s4u;
 
 namespace dasim::engine {
-namespace {
-
-nlohmann::json trace_events(const std::vector<workers::WorkerRecord>& records, int gpus_per_node) {
-  nlohmann::json events = nlohmann::json::array();
-  for (size_t rank = 0; rank < records.size(); ++rank) {
-    if (!records[rank].trace) continue;
-    const int node = static_cast<int>(rank) / gpus_per_node, gpu = static_cast<int>(rank) % gpus_per_node;
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", node}, {"tid", gpu},
-                      {"args", {{"name", fmt::format("rank {} (n{}g{})", rank, node, gpu)}}}});
-    for (const auto& e : records[rank].events) {
-      // Collectives overlap compute on the same GPU: put them on a second row of the process.
-      int tid = e.category == "comm" ? gpu + 1000 : gpu;
-      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"pid", node}, {"tid", tid},
-                        {"ts", e.begin * 1e6}, {"dur", (e.end - e.begin) * 1e6}});
-    }
-  }
-  return events;
-}
-
-}  // namespace
 
 TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
@@ -87,26 +67,9 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   result.compute_s /= per;
   result.comm_s /= per;
   result.exposed_comm_s /= per;
-  if (config.trace_ranks > 0) result.trace = trace_events(records, config.platform.gpus_per_node);
+  for (size_t rank = 0; rank < records.size(); ++rank)
+    if (records[rank].trace) result.trace.push_back({static_cast<int>(rank), std::move(records[rank].events)});
   return result;
-}
-
-nlohmann::json to_json(const TrainingResult& r) {
-  return {{"iter_time_s", r.iter_time_s}, {"compute_s", r.compute_s},       {"comm_s", r.comm_s},
-          {"exposed_comm_s", r.exposed_comm_s}, {"step_compute_s", r.step_compute_s},
-          {"measured_iterations", r.measured_iterations}, {"trace", r.trace}};
-}
-
-TrainingResult training_result_from_json(const nlohmann::json& j) {
-  TrainingResult r;
-  r.iter_time_s = j.at("iter_time_s").get<double>();
-  r.compute_s = j.at("compute_s").get<double>();
-  r.comm_s = j.at("comm_s").get<double>();
-  r.exposed_comm_s = j.at("exposed_comm_s").get<double>();
-  r.step_compute_s = j.at("step_compute_s").get<double>();
-  r.measured_iterations = j.at("measured_iterations").get<int>();
-  r.trace = j.at("trace");
-  return r;
 }
 
 }  // namespace dasim::engine

@@ -7,14 +7,14 @@
 #include "collectives/collective_types.hpp"
 #include "platform/platform_spec.hpp"
 #include "schedules/schedule_spec.hpp"
+#include "workers/worker_record.hpp"
 #include "workload/workload.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dasim::engine {
 
@@ -34,6 +34,12 @@ struct TrainingConfig {
   int trace_ranks = 0;                     // record a timeline of the first N ranks (0: none)
 };
 
+// The timeline of one traced rank: what it computed, communicated and waited for, and when.
+struct RankTrace {
+  int rank = 0;
+  std::vector<workers::TraceEvent> events;
+};
+
 struct TrainingResult {
   double iter_time_s = 0;
   double compute_s = 0;
@@ -41,13 +47,11 @@ struct TrainingResult {
   double exposed_comm_s = 0;
   double step_compute_s = 0;  // the plan's compute of one step without jitter or stragglers
   int measured_iterations = 0;
-  nlohmann::json trace;  // Chrome trace events, when trace_ranks > 0
+  std::vector<RankTrace> trace;  // the first trace_ranks ranks, when trace_ranks > 0
 };
 
 // Simulates in the calling process (one SimGrid engine: wrap in run_isolated).
 TrainingResult simulate_training(const TrainingConfig& config);
 
-nlohmann::json to_json(const TrainingResult& result);
-TrainingResult training_result_from_json(const nlohmann::json& j);
 
 }  // namespace dasim::engine

@@ -3,10 +3,9 @@
 // shared schema. Progress with an ETA goes to stderr unless quiet.
 #pragma once
 
+#include "engine/training_simulation.hpp"
 #include "results/result_row.hpp"
 #include "scenario/scenario.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -21,15 +20,18 @@ struct RunOptions {
   int trace_ranks = 64;               // ranks included in the trace
 };
 
+struct TracedConfiguration {
+  size_t index = 0;  // in expand() order
+  int gpus_per_node = 1;
+  std::vector<engine::RankTrace> ranks;
+};
+
 struct RunOutput {
-  std::vector<results::ResultRow> rows;  // in expand() order
-  nlohmann::json trace;                 // Chrome trace events of trace_index, or null
+  std::vector<results::ResultRow> rows;     // in expand() order
+  std::optional<TracedConfiguration> trace;  // when RunOptions::trace_index is set
   double wall_s = 0;
 };
 
 RunOutput run_scenario(const Scenario& scenario, const RunOptions& options);
-
-// "platforms/calibration/v100-datasheet.json (datasheet, 0.7 of peak)" or "... (measured)".
-std::string calibration_label(const PlatformEntry& platform);
 
 }  // namespace dasim::scenario

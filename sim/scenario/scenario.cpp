@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <map>
 
 namespace dasim::scenario {
 namespace {
@@ -79,6 +80,112 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   return workload::load_workload(name, options);
 }
 
+PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::string>& calibration_override) {
+  const std::string& file = p.file();
+  const std::string path = p.path();
+  PlatformEntry entry;
+  std::string platform_file = resolve(file, p.string("file"));
+  require_file(p, "file", platform_file);
+  entry.spec = platform::load_platform(platform_file);
+  p.array("nodes", [&](const nlohmann::json& n, const std::string& npath) {
+    auto count = json_integer(n, file, npath);
+    // Checked against int's range here: a wrapped count (2^32 -> 0) would slip past the limits.
+    if (count <= 0 || count > std::numeric_limits<int>::max())
+      throw InputError(file, npath, fmt::format("expected a positive node count below 2^31, got {}", count));
+    entry.nodes.push_back(static_cast<int>(count));
+  });
+  if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
+  p.finish();
+  entry.calibration_file = calibration_override.value_or(entry.spec.gpu.calibration);
+  if (entry.calibration_file.empty())
+    throw InputError(file, path + ".file",
+                     fmt::format("platform {} names no node.gpu.calibration and the scenario gives no "
+                                 "\"calibration\"",
+                                 platform_file));
+  if (!is_existing_file(entry.calibration_file))
+    throw InputError(file, calibration_override ? "calibration" : path + ".file",
+                     fmt::format("calibration file \"{}\" does not exist", entry.calibration_file));
+  entry.calibration = calibration::load_calibration(entry.calibration_file);
+  return entry;
+}
+
+collectives::CollectiveOptions read_collective(ObjectReader c) {
+  collectives::CollectiveOptions options;
+  options.algorithm =
+      c.optional_enumeration("algorithm", collectives::kAlgorithmNames).value_or(collectives::Algorithm::ring);
+  options.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
+                                  .value_or(collectives::Granularity::coarse);
+  options.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
+  if (auto channels = c.optional_positive_integer("ring_channels")) {
+    if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
+    options.ring_channels = static_cast<int>(*channels);
+  }
+  options.progress =
+      c.optional_enumeration("progress", collectives::kProgressNames).value_or(collectives::Progress::async);
+  // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
+  if (options.progress == collectives::Progress::polled_rounds &&
+      (options.algorithm != collectives::Algorithm::ring || options.ring_channels > 1))
+    c.fail("progress", "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
+  c.finish();
+  return options;
+}
+
+void read_run_length(ObjectReader& top, Scenario& sc) {
+  if (auto it = top.optional_positive_integer("iterations")) {
+    if (*it > std::numeric_limits<int>::max()) top.fail("iterations", "expected fewer than 2^31 iterations");
+    sc.iterations = static_cast<int>(*it);
+  }
+  if (top.has("warmup")) {
+    auto w = top.integer("warmup");
+    if (w < 0 || w > std::numeric_limits<int>::max()) top.fail("warmup", "expected a number of iterations >= 0 and below 2^31");
+    sc.warmup = static_cast<int>(w);
+  }
+}
+
+void read_jitter(ObjectReader j, Scenario& sc) {
+  sc.jitter_stddev = j.number("stddev");
+  if (sc.jitter_stddev < 0 || sc.jitter_stddev > 1) j.fail("stddev", "expected a relative stddev in [0, 1]");
+  if (auto seed = j.optional_positive_integer("seed")) sc.seed = static_cast<uint64_t>(*seed);
+  j.finish();
+}
+
+std::map<int, double> read_stragglers(ObjectReader& top) {
+  std::map<int, double> slowdown_by_rank;
+  top.array("stragglers", [&](const nlohmann::json& v, const std::string& path) {
+    ObjectReader s(v, top.file(), path);
+    auto rank = s.integer("rank");
+    if (rank < 0) s.fail("rank", "expected a rank >= 0");
+    double slowdown = s.number("slowdown");
+    if (slowdown < 1) s.fail("slowdown", "expected a factor >= 1 (compute takes this many times longer)");
+    slowdown_by_rank[static_cast<int>(rank)] = slowdown;
+    s.finish();
+  });
+  return slowdown_by_rank;
+}
+
+Sweep read_sweep(ObjectReader s) {
+  const std::string& file = s.file();
+  Sweep sweep;
+  sweep.parameter = s.choice("parameter", platform::sweep_parameters());
+  const std::string unit = platform::sweep_parameter_unit(sweep.parameter);
+  s.array("values", [&](const nlohmann::json& v, const std::string& path) {
+    double value = 0;
+    try {
+      if (v.is_number()) value = v.get<double>();
+      else if (v.is_string() && unit == "bandwidth") value = units::parse_bandwidth_Bps(v.get<std::string>());
+      else if (v.is_string() && unit == "time") value = units::parse_time_s(v.get<std::string>());
+      else throw std::invalid_argument("expected a number or a unit string");
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, path, e.what());
+    }
+    if (!(value > 0) && unit != "time") throw InputError(file, path, "expected a value > 0");
+    sweep.values.push_back(value);
+  });
+  if (sweep.values.empty()) s.fail("values", "expected at least one value");
+  s.finish();
+  return sweep;
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& file) {
@@ -95,114 +202,23 @@ Scenario load_scenario(const std::string& file) {
     calibration_override = resolve(file, *c);
     require_file(top, "calibration", *calibration_override);
   }
-
   top.array("platforms", [&](const nlohmann::json& v, const std::string& path) {
-    ObjectReader p(v, file, path);
-    PlatformEntry entry;
-    std::string platform_file = resolve(file, p.string("file"));
-    require_file(p, "file", platform_file);
-    entry.spec = platform::load_platform(platform_file);
-    p.array("nodes", [&](const nlohmann::json& n, const std::string& npath) {
-      auto count = json_integer(n, file, npath);
-      // Checked against int's range here: a wrapped count (2^32 -> 0) would slip past the limits.
-      if (count <= 0 || count > std::numeric_limits<int>::max())
-        throw InputError(file, npath, fmt::format("expected a positive node count below 2^31, got {}", count));
-      entry.nodes.push_back(static_cast<int>(count));
-    });
-    if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
-    p.finish();
-    entry.calibration_file = calibration_override.value_or(entry.spec.gpu.calibration);
-    if (entry.calibration_file.empty())
-      throw InputError(file, path + ".file",
-                       fmt::format("platform {} names no node.gpu.calibration and the scenario gives no "
-                                   "\"calibration\"",
-                                   platform_file));
-    if (!is_existing_file(entry.calibration_file))
-      throw InputError(file, calibration_override ? "calibration" : path + ".file",
-                       fmt::format("calibration file \"{}\" does not exist", entry.calibration_file));
-    entry.calibration = calibration::load_calibration(entry.calibration_file);
-    sc.platforms.push_back(std::move(entry));
+    sc.platforms.push_back(read_platform_entry(ObjectReader(v, file, path), calibration_override));
   });
   if (sc.platforms.empty()) top.fail("platforms", "expected at least one platform");
-
   top.array("workloads", [&](const nlohmann::json& v, const std::string& path) {
     sc.workloads.push_back(read_workload(v, file, path, sc.precision));
   });
   if (sc.workloads.empty()) top.fail("workloads", "expected at least one workload");
-
   top.array("schedules", [&](const nlohmann::json& v, const std::string& path) {
     sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
   });
   if (sc.schedules.empty()) top.fail("schedules", "expected at least one schedule");
-
-  if (top.has("collective")) {
-    ObjectReader c = top.object("collective");
-    sc.collective.algorithm =
-        c.optional_enumeration("algorithm", collectives::kAlgorithmNames).value_or(collectives::Algorithm::ring);
-    sc.collective.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
-                                    .value_or(collectives::Granularity::coarse);
-    sc.collective.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
-    if (auto channels = c.optional_positive_integer("ring_channels")) {
-      if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
-      sc.collective.ring_channels = static_cast<int>(*channels);
-    }
-    sc.collective.progress =
-        c.optional_enumeration("progress", collectives::kProgressNames).value_or(collectives::Progress::async);
-    // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
-    if (sc.collective.progress == collectives::Progress::polled_rounds &&
-        (sc.collective.algorithm != collectives::Algorithm::ring || sc.collective.ring_channels > 1))
-      c.fail("progress", "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
-    c.finish();
-  }
-  if (auto it = top.optional_positive_integer("iterations")) {
-    if (*it > std::numeric_limits<int>::max()) top.fail("iterations", "expected fewer than 2^31 iterations");
-    sc.iterations = static_cast<int>(*it);
-  }
-  if (top.has("warmup")) {
-    auto w = top.integer("warmup");
-    if (w < 0 || w > std::numeric_limits<int>::max()) top.fail("warmup", "expected a number of iterations >= 0 and below 2^31");
-    sc.warmup = static_cast<int>(w);
-  }
-  if (top.has("jitter")) {
-    ObjectReader j = top.object("jitter");
-    sc.jitter_stddev = j.number("stddev");
-    if (sc.jitter_stddev < 0 || sc.jitter_stddev > 1) j.fail("stddev", "expected a relative stddev in [0, 1]");
-    if (auto seed = j.optional_positive_integer("seed")) sc.seed = static_cast<uint64_t>(*seed);
-    j.finish();
-  }
-  if (top.has("stragglers")) {
-    top.array("stragglers", [&](const nlohmann::json& v, const std::string& path) {
-      ObjectReader s(v, file, path);
-      auto rank = s.integer("rank");
-      if (rank < 0) s.fail("rank", "expected a rank >= 0");
-      double slowdown = s.number("slowdown");
-      if (slowdown < 1) s.fail("slowdown", "expected a factor >= 1 (compute takes this many times longer)");
-      sc.slowdown_by_rank[static_cast<int>(rank)] = slowdown;
-      s.finish();
-    });
-  }
-  if (top.has("sweep")) {
-    ObjectReader s = top.object("sweep");
-    Sweep sweep;
-    sweep.parameter = s.choice("parameter", platform::sweep_parameters());
-    const std::string unit = platform::sweep_parameter_unit(sweep.parameter);
-    s.array("values", [&](const nlohmann::json& v, const std::string& path) {
-      double value = 0;
-      try {
-        if (v.is_number()) value = v.get<double>();
-        else if (v.is_string() && unit == "bandwidth") value = units::parse_bandwidth_Bps(v.get<std::string>());
-        else if (v.is_string() && unit == "time") value = units::parse_time_s(v.get<std::string>());
-        else throw std::invalid_argument("expected a number or a unit string");
-      } catch (const std::invalid_argument& e) {
-        throw InputError(file, path, e.what());
-      }
-      if (!(value > 0) && unit != "time") throw InputError(file, path, "expected a value > 0");
-      sweep.values.push_back(value);
-    });
-    if (sweep.values.empty()) s.fail("values", "expected at least one value");
-    s.finish();
-    sc.sweep = sweep;
-  }
+  if (top.has("collective")) sc.collective = read_collective(top.object("collective"));
+  read_run_length(top, sc);
+  if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
+  if (top.has("stragglers")) sc.slowdown_by_rank = read_stragglers(top);
+  if (top.has("sweep")) sc.sweep = read_sweep(top.object("sweep"));
   top.finish();
   return sc;
 }

@@ -4,6 +4,7 @@
 // = 24.2 ms; weights = 40e6 B; DaSGD snapshot 2 x 40e6 / 1e12 = 0.08 ms, apply 4 x 40e6 / 1e12
 // = 0.16 ms. flat-100gbe: ring allreduce(S) = 2(P-1)/P x S / B + 2(P-1) x 2 us.
 #include "runtime/isolated_run.hpp"
+#include "engine/training_result_wire.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
 
@@ -59,8 +60,7 @@ engine::TrainingConfig config(int nodes, schedules::ScheduleSpec schedule, doubl
 }
 
 engine::TrainingResult simulate(const engine::TrainingConfig& c) {
-  return engine::training_result_from_json(
-      nlohmann::json::parse(runtime::run_isolated([&] { return engine::to_json(engine::simulate_training(c)).dump(); })));
+  return engine::simulate_training_isolated(c);
 }
 
 double ring(int p, double bytes, double link_Bps = 12.5e9) {

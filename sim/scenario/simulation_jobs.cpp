@@ -1,0 +1,69 @@
+#include "scenario/simulation_jobs.hpp"
+
+#include "engine/training_result_wire.hpp"
+#include "platform/platform_loader.hpp"
+#include "platform/platform_variants.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace dasim::scenario {
+namespace {
+
+std::function<std::string()> job(engine::TrainingConfig config) {
+  return [config = std::move(config)] { return engine::to_wire(engine::simulate_training(config)); };
+}
+
+}  // namespace
+
+engine::TrainingConfig training_config(const Scenario& sc, const Configuration& c, bool baseline) {
+  const auto& entry = sc.platforms[c.platform];
+  engine::TrainingConfig t;
+  t.platform = entry.spec;
+  t.platform.nodes = c.nodes;
+  if (c.sweep_value) platform::apply_sweep(t.platform, sc.sweep->parameter, *c.sweep_value);
+  if (baseline) t.platform = platform::single_gpu(t.platform);
+  platform::validate_platform(t.platform);
+  t.workload = sc.workloads[c.workload];
+  t.calibration = entry.calibration;
+  t.precision = sc.precision;
+  t.batch_per_gpu = sc.batch_per_gpu;
+  t.schedule = sc.schedules[c.schedule];
+  t.collective = sc.collective;
+  t.collective.memory_bandwidth_Bps = entry.calibration.fitted.memory_bandwidth_Bps;
+  t.warmup_iterations = sc.warmup;
+  t.measured_iterations = sc.iterations;
+  t.jitter_stddev = baseline ? 0.0 : sc.jitter_stddev;
+  t.seed = sc.seed;
+  if (!baseline) t.slowdown_by_rank = sc.slowdown_by_rank;
+  return t;
+}
+
+BaselineKey baseline_key(const Configuration& c) {
+  return {c.platform, c.workload, c.schedule, c.sweep_value.value_or(0)};
+}
+
+SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
+                         std::optional<size_t> trace_index, int trace_ranks) {
+  SimulationJobs jobs;
+  std::vector<int> gpus;  // per job, for the order
+  for (const auto& c : configs) {
+    if (jobs.baseline_job.emplace(baseline_key(c), jobs.bodies.size()).second) {
+      jobs.bodies.push_back(job(training_config(sc, c, true)));
+      gpus.push_back(1);
+    }
+  }
+  jobs.first_configuration = jobs.bodies.size();
+  for (size_t i = 0; i < configs.size(); ++i) {
+    auto t = training_config(sc, configs[i], false);
+    if (trace_index && *trace_index == i) t.trace_ranks = trace_ranks;
+    gpus.push_back(configs[i].nodes * sc.platforms[configs[i].platform].spec.gpus_per_node);
+    jobs.bodies.push_back(job(std::move(t)));
+  }
+  jobs.run_order.resize(jobs.bodies.size());
+  std::iota(jobs.run_order.begin(), jobs.run_order.end(), 0);
+  std::stable_sort(jobs.run_order.begin(), jobs.run_order.end(), [&](size_t a, size_t b) { return gpus[a] > gpus[b]; });
+  return jobs;
+}
+
+}  // namespace dasim::scenario

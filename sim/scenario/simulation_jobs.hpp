@@ -1,0 +1,40 @@
+// The simulations a scenario needs: one per configuration, plus one 1-GPU baseline per (platform,
+// workload, schedule, sweep value) that the speedups divide by, each a self-contained job for a
+// child process, with the order in which to run them (largest first, so the last job running alone
+// is a small one).
+#pragma once
+
+#include "engine/training_simulation.hpp"
+#include "scenario/scenario.hpp"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace dasim::scenario {
+
+// The configuration as the engine simulates it; `baseline`: the same on one GPU, without
+// stragglers or jitter.
+engine::TrainingConfig training_config(const Scenario& sc, const Configuration& c, bool baseline);
+
+// What a baseline is shared by: platform, workload, schedule, sweep value.
+using BaselineKey = std::tuple<size_t, size_t, size_t, double>;
+BaselineKey baseline_key(const Configuration& c);
+
+struct SimulationJobs {
+  std::vector<std::function<std::string()>> bodies;  // baselines first, then configurations in order
+  size_t first_configuration = 0;                    // index in bodies of configuration 0
+  std::vector<size_t> run_order;                     // indices into bodies, largest first
+  std::map<BaselineKey, size_t> baseline_job;        // index in bodies
+
+  size_t baseline_of(const Configuration& c) const { return baseline_job.at(baseline_key(c)); }
+};
+
+// `trace_index`: the configuration whose first `trace_ranks` ranks record a timeline.
+SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
+                         std::optional<size_t> trace_index, int trace_ranks);
+
+}  // namespace dasim::scenario
