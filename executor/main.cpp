@@ -23,6 +23,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <optional>
+#include <variant>
 
 using namespace dasim;
 using namespace dasim::executor;
@@ -90,29 +92,165 @@ std::string today() {
   return text;
 }
 
-int run(int argc, char** argv) {
-  const int env_rank = launcher_rank();
-  TrainOptions o;
+// The options, or the exit status when there is nothing to train (help, bad arguments).
+std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_rank) {
   try {
     auto parsed = parse_train_options(argc, argv);
     if (!parsed.options) {
       if (env_rank == 0) std::cout << parsed.help;
       return kExitOk;
     }
-    o = *parsed.options;
+#ifndef DASIM_TRAIN_CUDA
+    if (parsed.options->device == Device::cuda)
+      throw InputError(
+          "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found at "
+          "configure time)");
+#endif
+    return *parsed.options;
   } catch (const InputError& e) {
     if (env_rank == 0) std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-#ifndef DASIM_TRAIN_CUDA
+}
+
+// This rank's shard, checked on every rank; the ranks agree on the verdict so that all exit alike.
+std::optional<Dataset> load_checked_shard(const TrainOptions& o, int rank, int ranks, MPI_Comm comm) {
+  Dataset data;
+  int status = kExitOk;
+  try {
+    data = load_shard(o, rank, ranks);
+    if (data.samples() < 1) throw InputError(fmt::format("dasim-train: rank {} got no samples of the data set", rank));
+#ifdef DASIM_TRAIN_CUDA
+    if (o.device == Device::cuda) {
+      const std::string problem = cuda_device_problem();
+      if (!problem.empty()) throw InputError(fmt::format("dasim-train: --device cuda: rank {}: {}", rank, problem));
+    }
+#endif
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+    status = kExitBadInput;
+  }
+  if (agree(status, comm) != kExitOk) return std::nullopt;
+  return data;
+}
+
+TrainOutput train_on_device(const TrainOptions& o, const std::vector<int>& widths, Mlp& model, const Dataset& data,
+                            MPI_Comm comm) {
+#ifdef DASIM_TRAIN_CUDA
   if (o.device == Device::cuda) {
-    if (env_rank == 0)
-      std::cerr << "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL "
-                   "not found "
-                   "at configure time)\n";
-    return kExitBadInput;
+    std::vector<float> final_weights;
+    TrainOutput trained = train_gpu(o, widths, model.weights(), data, comm, final_weights);
+    model.weights() = final_weights;
+    return trained;
   }
 #endif
+  (void)widths;
+  return train(o, model, data, comm);
+}
+
+// What rank 0 gathers from every rank: step records, drain time, host name, and (--verify) weights.
+struct Gathered {
+  std::vector<std::vector<StepRecord>> per_rank;
+  std::vector<double> drain_s;
+  std::vector<std::string> hosts;
+  std::vector<float> all_weights;
+};
+
+Gathered gather_on_rank0(const TrainOptions& o, const TrainOutput& trained, const Mlp& model, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::vector<double> mine;
+  for (const auto& s : trained.steps) pack(s, mine);
+  mine.push_back(trained.drain_s);  // after the steps: unpack_step_records() reads only those
+  std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int host_length = 0;
+  MPI_Get_processor_name(host, &host_length);
+  std::vector<char> hosts(rank == 0 ? size_t{MPI_MAX_PROCESSOR_NAME} * ranks : 0);
+  Gathered g;
+  g.all_weights.resize(o.verify && rank == 0 ? model.weights().size() * ranks : 0);
+  {
+    WatchdogGuard guard("MPI_Gather (results)");
+    mpi_check(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+                         static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm),
+              "MPI_Gather (step records)");
+    mpi_check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
+                         comm),
+              "MPI_Gather (host names)");
+    if (o.verify)
+      mpi_check(MPI_Gather(model.weights().data(), static_cast<int>(model.param_count()), MPI_FLOAT,
+                           g.all_weights.data(), static_cast<int>(model.param_count()), MPI_FLOAT, 0, comm),
+                "MPI_Gather (weights)");
+  }
+  if (rank != 0) return g;
+  for (int r = 0; r < ranks; ++r) {
+    g.per_rank.push_back(unpack_step_records(all.data() + r * mine.size(), o.steps));
+    g.drain_s.push_back(all[(r + 1) * mine.size() - 1]);
+    g.hosts.emplace_back(hosts.data() + size_t{MPI_MAX_PROCESSOR_NAME} * r);
+  }
+  return g;
+}
+
+std::string mpi_library_version() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string text(library, length);
+  while (!text.empty() && (text.back() == '\0' || std::isspace(static_cast<unsigned char>(text.back()))))
+    text.pop_back();
+  return text;
+}
+
+// Rank 0: verifies (--verify) and writes the JSON, the CSV row and the --profile workload.
+int write_results(const TrainOptions& o, const std::vector<int>& widths, const Mlp& model, const Dataset& data,
+                  const TrainOutput& trained, const Gathered& g, int ranks, double wall_time_s) {
+  RunDescription run;
+  run.options = o;
+  run.widths = widths;
+  run.params = model.param_count();
+  run.ranks = ranks;
+  run.hosts = g.hosts;
+  run.mpi_library = mpi_library_version();
+  run.blas = o.device == Device::cuda ? std::string("cuBLAS + cuDNN (NCCL collectives)") : openblas_get_config();
+  run.dataset = data.description;
+  run.buckets = trained.buckets;
+  run.consistency_checks = trained.consistency_checks;
+  run.drain_s = g.drain_s;
+  int status = kExitOk;
+  try {
+    if (o.verify) {
+      run.verify = verify_against_reference(o, widths, ranks, g.all_weights, mean_over_ranks(g.per_rank, &StepRecord::loss));
+      if (!run.verify["passed"].get<bool>()) {
+        std::cerr << "dasim-train: --verify: MPI run differs from the serial reference: " << run.verify.dump() << "\n";
+        status = kExitRuntimeFailure;
+      }
+    }
+    const auto row = make_result_row(run, g.per_rank);
+    write_file_atomically(o.output, make_output(run, g.per_rank, wall_time_s).dump(2) + "\n");
+    write_file_atomically(o.csv, results::to_csv({row}));
+    if (!o.profile.empty())
+      write_file_atomically(o.profile,
+                            make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,
+                                         step_compute_s(trained.steps),
+                                         fmt::format("dasim-train --profile on {}, {}", run.hosts[0], today()))
+                                    .dump(2) +
+                                "\n");
+    if (!o.quiet)
+      std::fprintf(stderr, "dasim-train: %s %d ranks: step %.3f ms, exposed comm %.3f ms, wrote %s\n",
+                   row.schedule.c_str(), ranks, row.iter_time_s * 1e3, row.exposed_comm_s * 1e3, o.output.c_str());
+  } catch (const std::exception& e) {
+    std::cerr << "dasim-train: " << e.what() << "\n";
+    status = kExitRuntimeFailure;
+  }
+  return status;
+}
+
+int run(int argc, char** argv) {
+  const int env_rank = launcher_rank();
+  const auto parsed = parse_or_exit(argc, argv, env_rank);
+  if (const int* status = std::get_if<int>(&parsed)) return *status;
+  const TrainOptions& o = std::get<TrainOptions>(parsed);
   openblas_set_num_threads(o.blas_threads);
 
   // The watchdog also covers MPI_Init: a peer that dies or hangs while the job starts up must not
@@ -129,44 +267,20 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
-  Dataset data;
-  int status = kExitOk;
-  try {
-    data = load_shard(o, rank, ranks);
-    if (data.samples() < 1)
-      throw InputError(fmt::format("dasim-train: rank {} got no samples of the data set", rank));
-#ifdef DASIM_TRAIN_CUDA
-    if (o.device == Device::cuda) {
-      const std::string problem = cuda_device_problem();
-      if (!problem.empty())
-        throw InputError(fmt::format("dasim-train: --device cuda: rank {}: {}", rank, problem));
-    }
-#endif
-  } catch (const InputError& e) {
-    std::cerr << e.what() << "\n";
-    status = kExitBadInput;
-  }
-  if (agree(status, comm) != kExitOk) {
+  const auto data = load_checked_shard(o, rank, ranks, comm);
+  if (!data) {
     MPI_Finalize();
     return kExitBadInput;
   }
-
-  std::vector<int> widths{data.features};
+  std::vector<int> widths{data->features};
   widths.insert(widths.end(), o.hidden.begin(), o.hidden.end());
-  widths.push_back(data.classes);
+  widths.push_back(data->classes);
   Mlp model(widths, o.seed);
 
   const double t0 = wall_now_s();
   TrainOutput trained;
   try {
-    if (o.device == Device::cpu) trained = train(o, model, data, comm);
-#ifdef DASIM_TRAIN_CUDA
-    if (o.device == Device::cuda) {
-      std::vector<float> final_weights;
-      trained = train_gpu(o, widths, model.weights(), data, comm, final_weights);
-      model.weights() = final_weights;
-    }
-#endif
+    trained = train_on_device(o, widths, model, *data, comm);
   } catch (const RuntimeFailure& e) {  // consistency: every rank alike; CUDA/NCCL: this rank
     std::cerr << "dasim-train: rank " << rank << ": " << e.what() << "\n";
     WatchdogGuard guard("MPI_Finalize");  // a peer that did not fail may never get there
@@ -175,84 +289,8 @@ int run(int argc, char** argv) {
   }
   const double wall_time_s = wall_now_s() - t0;
 
-  // Gather step records, host names and (for --verify) weights on rank 0.
-  std::vector<double> mine;
-  for (const auto& s : trained.steps) pack(s, mine);
-  mine.push_back(trained.drain_s);  // after the steps: unpack_step_records() reads only those
-  std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  int host_length = 0;
-  MPI_Get_processor_name(host, &host_length);
-  std::vector<char> hosts(rank == 0 ? size_t{MPI_MAX_PROCESSOR_NAME} * ranks : 0);
-  std::vector<float> all_weights(o.verify && rank == 0 ? model.weights().size() * ranks : 0);
-  {
-    WatchdogGuard guard("MPI_Gather (results)");
-    mpi_check(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
-                         static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm),
-              "MPI_Gather (step records)");
-    mpi_check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME,
-                         MPI_CHAR, 0, comm),
-              "MPI_Gather (host names)");
-    if (o.verify)
-      mpi_check(MPI_Gather(model.weights().data(), static_cast<int>(model.param_count()), MPI_FLOAT,
-                           all_weights.data(), static_cast<int>(model.param_count()), MPI_FLOAT, 0, comm),
-                "MPI_Gather (weights)");
-  }
-
-  status = kExitOk;
-  if (rank == 0) {
-    RunDescription run;
-    run.options = o;
-    run.widths = widths;
-    run.params = model.param_count();
-    run.ranks = ranks;
-    for (int r = 0; r < ranks; ++r) run.hosts.emplace_back(hosts.data() + size_t{MPI_MAX_PROCESSOR_NAME} * r);
-    char library[MPI_MAX_LIBRARY_VERSION_STRING];
-    int library_length = 0;
-    MPI_Get_library_version(library, &library_length);
-    run.mpi_library = std::string(library, library_length);
-    while (!run.mpi_library.empty() && (run.mpi_library.back() == '\0' ||
-                                        std::isspace(static_cast<unsigned char>(run.mpi_library.back()))))
-      run.mpi_library.pop_back();
-    run.blas =
-        o.device == Device::cuda ? std::string("cuBLAS + cuDNN (NCCL collectives)") : openblas_get_config();
-    run.dataset = data.description;
-    run.buckets = trained.buckets;
-    run.consistency_checks = trained.consistency_checks;
-    std::vector<std::vector<StepRecord>> per_rank;
-    for (int r = 0; r < ranks; ++r) {
-      per_rank.push_back(unpack_step_records(all.data() + r * mine.size(), o.steps));
-      run.drain_s.push_back(all[(r + 1) * mine.size() - 1]);
-    }
-    try {
-      if (o.verify) {
-        run.verify = verify_against_reference(o, widths, ranks, all_weights,
-                                              mean_over_ranks(per_rank, &StepRecord::loss));
-        if (!run.verify["passed"].get<bool>()) {
-          std::cerr << "dasim-train: --verify: MPI run differs from the serial reference: "
-                    << run.verify.dump() << "\n";
-          status = kExitRuntimeFailure;
-        }
-      }
-      const auto row = make_result_row(run, per_rank);
-      write_file_atomically(o.output, make_output(run, per_rank, wall_time_s).dump(2) + "\n");
-      write_file_atomically(o.csv, results::to_csv({row}));
-      if (!o.profile.empty())
-        write_file_atomically(
-            o.profile, make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,
-                                    step_compute_s(trained.steps),
-                                    fmt::format("dasim-train --profile on {}, {}", run.hosts[0], today()))
-                               .dump(2) +
-                           "\n");
-      if (!o.quiet)
-        std::fprintf(stderr, "dasim-train: %s %d ranks: step %.3f ms, exposed comm %.3f ms, wrote %s\n",
-                     row.schedule.c_str(), ranks, row.iter_time_s * 1e3, row.exposed_comm_s * 1e3,
-                     o.output.c_str());
-    } catch (const std::exception& e) {
-      std::cerr << "dasim-train: " << e.what() << "\n";
-      status = kExitRuntimeFailure;
-    }
-  }
+  const Gathered gathered = gather_on_rank0(o, trained, model, comm);
+  int status = rank == 0 ? write_results(o, widths, model, *data, trained, gathered, ranks, wall_time_s) : kExitOk;
   status = agree(status, comm);
   WatchdogGuard guard("MPI_Finalize");
   MPI_Finalize();

@@ -35,30 +35,32 @@ std::vector<int> parse_widths(const std::string& text) {
   return widths;
 }
 
-}  // namespace
-
-ParsedOptions parse_train_options(int argc, const char* const* argv) {
-  TrainOptions o;
-  CLI::App app{"dasim-train: real data-parallel training of an MLP over MPI with sgd, local_sgd or dasgd"};
-  std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB";
+// The text of the options that are parsed further after CLI11 (names, lists, sizes).
+struct RawOptions {
+  std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB", device = "cpu";
   std::optional<int> tau, delay;
   int64_t seed = 1;
-  std::string device = "cpu";
-  app.add_option("--device", device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
+  std::vector<CLI::Option*> synthetic_flags;
+};
+
+[[noreturn]] void bad(const std::string& what) { throw InputError("dasim-train: " + what); }
+
+void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
+  app.add_option("--device", raw.device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
       ->check(CLI::IsMember(kDeviceNames.names()))
       ->capture_default_str();
-  app.add_option("--schedule", schedule, schedules::kScheduleKindNames.listed())
+  app.add_option("--schedule", raw.schedule, schedules::kScheduleKindNames.listed())
       ->check(CLI::IsMember(schedules::kScheduleKindNames.names()))
       ->capture_default_str();
-  app.add_option("--tau", tau, "local steps between averagings (local_sgd, dasgd; default 4)");
-  app.add_option("--delay", delay, "dasgd: steps the average is in flight, 0 <= d <= tau (default 1)");
-  app.add_option("--hidden", hidden, "hidden layer widths, comma-separated, or 'none'")
+  app.add_option("--tau", raw.tau, "local steps between averagings (local_sgd, dasgd; default 4)");
+  app.add_option("--delay", raw.delay, "dasgd: steps the average is in flight, 0 <= d <= tau (default 1)");
+  app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
   app.add_option("--lr", o.lr, "learning rate")->capture_default_str();
   app.add_option("--steps", o.steps, "training steps")->capture_default_str();
-  app.add_option("--seed", seed, "seed of data and initial weights")->capture_default_str();
-  const std::vector<CLI::Option*> synthetic_flags{
+  app.add_option("--seed", raw.seed, "seed of data and initial weights")->capture_default_str();
+  raw.synthetic_flags = {
       app.add_option("--features", o.synthetic.features, "synthetic task: input features")
           ->capture_default_str(),
       app.add_option("--classes", o.synthetic.classes, "synthetic task: classes")->capture_default_str(),
@@ -70,7 +72,7 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
                  "IDX images file (with --mnist-labels) instead of synthetic data");
   app.add_option("--mnist-labels", o.mnist_labels, "IDX labels file");
   // The scenario's `bucket_cap`; --bucket is the earlier name, still accepted.
-  app.add_option("--bucket-cap,--bucket", bucket, "sgd gradient bucket cap (e.g. 256KiB, 25MiB)")
+  app.add_option("--bucket-cap,--bucket", raw.bucket, "sgd gradient bucket cap (e.g. 256KiB, 25MiB)")
       ->capture_default_str();
   app.add_option("--target-loss", o.target_loss, "loss to reach (moving average over --target-window steps)")
       ->capture_default_str();
@@ -94,40 +96,39 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
                  "gives up (a peer died or hangs)")
       ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    return {std::nullopt, app.help()};
-  } catch (const CLI::ParseError& e) {
-    throw InputError(std::string("dasim-train: ") + e.what() + " (see --help)");
-  }
+}
 
-  auto bad = [](const std::string& what) { throw InputError("dasim-train: " + what); };
-  o.schedule.kind = *schedules::kScheduleKindNames.parse(schedule);  // checked by IsMember
+// The schedule and its parameters: tau and delay only where the schedule has them.
+void finish_schedule(TrainOptions& o, const RawOptions& raw) {
+  o.schedule.kind = *schedules::kScheduleKindNames.parse(raw.schedule);  // checked by IsMember
   if (o.schedule.kind == schedules::ScheduleKind::sgd) {
-    if (tau.value_or(1) != 1 || delay.value_or(0) != 0)
+    if (raw.tau.value_or(1) != 1 || raw.delay.value_or(0) != 0)
       bad("--tau/--delay: sgd averages every step (tau 1, delay 0)");
   } else {
-    o.schedule.tau = tau.value_or(4);
+    o.schedule.tau = raw.tau.value_or(4);
     if (o.schedule.tau < 1) bad(fmt::format("--tau: expected an integer >= 1, got {}", o.schedule.tau));
     if (o.schedule.kind == schedules::ScheduleKind::local_sgd) {
-      if (delay.value_or(0) != 0) bad("--delay: local_sgd averages without delay (use dasgd)");
+      if (raw.delay.value_or(0) != 0) bad("--delay: local_sgd averages without delay (use dasgd)");
     } else {
-      o.schedule.delay = delay.value_or(1);
+      o.schedule.delay = raw.delay.value_or(1);
       if (o.schedule.delay < 0 || o.schedule.delay > o.schedule.tau)
         bad(fmt::format("--delay: expected 0 <= delay <= tau ({}), got {}", o.schedule.tau,
                         o.schedule.delay));
     }
   }
-  o.device = *kDeviceNames.parse(device);  // checked by IsMember
+}
+
+// Every other option: ranges and the combinations that cannot work together.
+void finish_options(TrainOptions& o, const RawOptions& raw) {
+  o.device = *kDeviceNames.parse(raw.device);  // checked by IsMember
   if (o.device == Device::cuda && !o.profile.empty())
     bad("--profile: per-layer times are measured on --device cpu only");
   if (o.device == Device::cuda && o.verify)
     bad("--verify: the serial reference runs on the CPU, whose rounding differs from cuBLAS; use --device "
         "cpu");
-  o.hidden = parse_widths(hidden);
+  o.hidden = parse_widths(raw.hidden);
   try {
-    o.schedule.bucket_cap_bytes = units::parse_bytes(bucket);
+    o.schedule.bucket_cap_bytes = units::parse_bytes(raw.bucket);
   } catch (const std::exception& e) {
     bad(std::string("--bucket-cap: ") + e.what());
   }
@@ -135,9 +136,9 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
   if (o.batch < 1) bad(fmt::format("--batch: expected an integer >= 1, got {}", o.batch));
   if (!(o.lr > 0) || !std::isfinite(o.lr)) bad("--lr: expected a finite learning rate > 0");
   if (o.steps < 1) bad(fmt::format("--steps: expected an integer >= 1, got {}", o.steps));
-  if (seed < 0) bad("--seed: expected an integer >= 0");
-  o.synthetic.seed = static_cast<uint64_t>(seed);
-  o.seed = static_cast<uint64_t>(seed);
+  if (raw.seed < 0) bad("--seed: expected an integer >= 0");
+  o.synthetic.seed = static_cast<uint64_t>(raw.seed);
+  o.seed = static_cast<uint64_t>(raw.seed);
   if (o.synthetic.features < 1) bad("--features: expected an integer >= 1");
   if (o.synthetic.classes < 2) bad("--classes: expected an integer >= 2");
   if (o.synthetic.samples < 1) bad("--samples: expected an integer >= 1");
@@ -145,7 +146,7 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
     bad("--noise: expected a finite number >= 0");
   if (o.mnist_images.empty() != o.mnist_labels.empty()) bad("--mnist-images and --mnist-labels go together");
   if (!o.mnist_images.empty())
-    for (const auto* flag : synthetic_flags)
+    for (const auto* flag : raw.synthetic_flags)
       if (flag->count() > 0)
         bad(flag->get_name() + ": describes the synthetic task, which --mnist-images replaces");
   if (!(o.target_loss > 0)) bad("--target-loss: expected a loss > 0");
@@ -167,6 +168,25 @@ ParsedOptions parse_train_options(int argc, const char* const* argv) {
     const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
     o.csv = (has_ext ? o.output.substr(0, dot) : o.output) + ".csv";
   }
+}
+
+}  // namespace
+
+ParsedOptions parse_train_options(int argc, const char* const* argv) {
+  TrainOptions o;
+  RawOptions raw;
+  CLI::App app{"dasim-train: real data-parallel training of an MLP over MPI with sgd, local_sgd or dasgd"};
+  add_options(app, o, raw);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, app.help()};
+  } catch (const CLI::ParseError& e) {
+    throw InputError(std::string("dasim-train: ") + e.what() + " (see --help)");
+  }
+
+  finish_schedule(o, raw);
+  finish_options(o, raw);
   return {o, ""};
 }
 

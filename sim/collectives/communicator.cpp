@@ -115,96 +115,97 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
   const double now = sg4::Engine::get_clock();
   if (size() == 1) return std::make_shared<PendingCollective>(0, now);
   auto instance = instance_for(rank, op, bytes);
-  sg4::Host* host = hosts_[size_t(rank)];
-  const int p = size();
+  std::vector<PartBody> bodies = part_bodies(rank, op, bytes);
+  auto pending = std::make_shared<PendingCollective>(static_cast<int>(bodies.size()), now, instance->all_started_at);
+  for (auto& body : bodies)
+    sg4::Actor::create("coll", hosts_[size_t(rank)], [this, instance, rank, pending, body] {
+      PartContext ctx{*instance, hosts_, options_, rank};
+      body(ctx);
+      pending->part_done();
+    });
+  return pending;
+}
 
-  auto launch = [&](int parts, std::vector<std::function<void(const PartContext&)>> bodies) {
-    auto pending = std::make_shared<PendingCollective>(parts, now, instance->all_started_at);
-    for (auto& body : bodies)
-      sg4::Actor::create("coll", host, [this, instance, rank, pending, body] {
-        PartContext ctx{*instance, hosts_, options_, rank};
-        body(ctx);
-        pending->part_done();
-      });
-    return pending;
-  };
-
-  // Ring algorithms run one actor per channel, each on its own ring with 1/channels of the data.
-  auto ring_bodies = [&](bool reduce_scatter, bool all_gather) {
-    std::vector<std::function<void(const PartContext&)>> bodies;
-    const double share = bytes / p / static_cast<double>(rings_.size());
-    for (size_t k = 0; k < rings_.size(); ++k) {
-      const RingLinks& ring = rings_[k];
-      const int channel = kFirstRingChannel + static_cast<int>(k);
-      bodies.push_back([&ring, channel, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
-        const int next = ring.next[size_t(ctx.rank)];
-        const double latency = ring.next_latency_s[size_t(ctx.rank)];
-        Inbox inbox;
-        const int phases = (reduce_scatter ? 1 : 0) + (all_gather ? 1 : 0);
-        post_receives(ctx, channel, phases * ring_phase_messages(ctx.options, p), inbox);
-        if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true, inbox);
-        if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false, inbox);
-      });
-    }
-    return bodies;
-  };
-  const int ring_parts = static_cast<int>(rings_.size());
+std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, double bytes) {
   switch (op) {
     case Op::reduce_scatter:
     case Op::all_gather:
       if (options_.algorithm != Algorithm::ring)
         throw InputError(fmt::format("{} is implemented with the ring algorithm only", to_string(op)));
-      return launch(ring_parts, ring_bodies(op == Op::reduce_scatter, op == Op::all_gather));
-    case Op::broadcast: {
+      return ring_bodies(bytes, op == Op::reduce_scatter, op == Op::all_gather);
+    case Op::broadcast:
       if (options_.algorithm != Algorithm::ring)
         throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
-      const bool is_root = rank == flat_order_.front();
-      const bool is_last = rank == flat_order_.back();
-      const int next = rings_.front().next[size_t(rank)];
-      return launch(1, {[next, bytes, is_root, is_last](const PartContext& ctx) {
-                      run_chain_broadcast(ctx, next, is_root, is_last, bytes);
-                    }});
-    }
+      return {broadcast_body(rank, bytes)};
     case Op::allreduce: break;
   }
-
   switch (options_.algorithm) {
-    case Algorithm::ring: return launch(ring_parts, ring_bodies(true, true));
-    case Algorithm::tree: {
-      if (trees_.empty()) trees_ = build_double_binary_tree(flat_order_);
-      const auto& trees = trees_;
-      std::vector<std::function<void(const PartContext&)>> bodies;
-      for (int t = 0; t < 2; ++t) {
-        bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
-        bodies.push_back(
-            [&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
-      }
-      return launch(4, std::move(bodies));
-    }
-    case Algorithm::hierarchical: {
-      const auto& intra = intra_;
-      const auto& inter = inter_;
-      const int g = gpus_per_node_, n = nodes_;
-      return launch(1, {[&intra, &inter, bytes, g, n](const PartContext& ctx) {
-                      const size_t r = size_t(ctx.rank);
-                      Inbox intra_inbox, inter_inbox;
-                      post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
-                      post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
-                      // Reduce-scatter inside the node, allreduce of 1/G of the buffer across
-                      // nodes on this GPU's rail, all-gather inside the node.
-                      const double share = bytes / g / n;
-                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true,
-                                     intra_inbox);
-                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true,
-                                     inter_inbox);
-                      run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false,
-                                     inter_inbox);
-                      run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false,
-                                     intra_inbox);
-                    }});
-    }
+    case Algorithm::ring: return ring_bodies(bytes, true, true);
+    case Algorithm::tree: return tree_bodies(bytes);
+    case Algorithm::hierarchical: return {hierarchical_body(bytes)};
   }
   throw std::logic_error("unhandled collective algorithm");
+}
+
+// Ring algorithms run one part per channel, each on its own ring with 1/channels of the data.
+std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const {
+  std::vector<PartBody> bodies;
+  const int p = size();
+  const double share = bytes / p / static_cast<double>(rings_.size());
+  for (size_t k = 0; k < rings_.size(); ++k) {
+    const RingLinks& ring = rings_[k];
+    const int channel = kFirstRingChannel + static_cast<int>(k);
+    bodies.push_back([&ring, channel, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
+      const int next = ring.next[size_t(ctx.rank)];
+      const double latency = ring.next_latency_s[size_t(ctx.rank)];
+      Inbox inbox;
+      const int phases = (reduce_scatter ? 1 : 0) + (all_gather ? 1 : 0);
+      post_receives(ctx, channel, phases * ring_phase_messages(ctx.options, p), inbox);
+      if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true, inbox);
+      if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false, inbox);
+    });
+  }
+  return bodies;
+}
+
+Communicator::PartBody Communicator::broadcast_body(int rank, double bytes) const {
+  const bool is_root = rank == flat_order_.front();
+  const bool is_last = rank == flat_order_.back();
+  const int next = rings_.front().next[size_t(rank)];
+  return [next, bytes, is_root, is_last](const PartContext& ctx) {
+    run_chain_broadcast(ctx, next, is_root, is_last, bytes);
+  };
+}
+
+// Two trees, each reducing then broadcasting half of the buffer: four parts per rank.
+std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
+  if (trees_.empty()) trees_ = build_double_binary_tree(flat_order_);
+  const auto& trees = trees_;
+  std::vector<PartBody> bodies;
+  for (int t = 0; t < 2; ++t) {
+    bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
+    bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
+  }
+  return bodies;
+}
+
+// Reduce-scatter inside the node, allreduce of 1/G of the buffer across nodes on this GPU's rail,
+// all-gather inside the node.
+Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
+  const auto& intra = intra_;
+  const auto& inter = inter_;
+  const int g = gpus_per_node_, n = nodes_;
+  return [&intra, &inter, bytes, g, n](const PartContext& ctx) {
+    const size_t r = size_t(ctx.rank);
+    Inbox intra_inbox, inter_inbox;
+    post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
+    post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
+    const double share = bytes / g / n;
+    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true, intra_inbox);
+    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true, inter_inbox);
+    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false, inter_inbox);
+    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false, intra_inbox);
+  };
 }
 
 }  // namespace dasim::collectives

@@ -21,6 +21,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -74,6 +75,14 @@ class Communicator {
   };
 
  private:
+  // What one rank does for one collective, each part in a helper actor of its own.
+  using PartBody = std::function<void(const PartContext&)>;
+  std::vector<PartBody> part_bodies(int rank, Op op, double bytes);
+  std::vector<PartBody> ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const;
+  PartBody broadcast_body(int rank, double bytes) const;
+  std::vector<PartBody> tree_bodies(double bytes);
+  PartBody hierarchical_body(double bytes) const;
+
   void check_call(int rank, double bytes) const;  // a rank of this communicator, bytes > 0
   std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);
   RingLinks make_ring(const std::vector<std::vector<int>>& rings) const;
