@@ -1,7 +1,7 @@
 // `dasim calibrate --device cuda|cpu [--quick] --out FILE`: runs the kernel microbenchmarks of
 // kernels/ and writes a calibration file for the compute model. Progress goes to stderr.
-#include "kernels/calibrate.hpp"
 #include "commands.hpp"
+#include "kernels/calibrate.hpp"
 
 #include <fmt/format.h>
 

@@ -1,12 +1,12 @@
 // `dasim collective`: nccl-tests-style sweep of a collective on a simulated platform. Columns have
 // nccl-tests' meaning (size in bytes, time in us, algbw and busbw in GB/s) so a real nccl-tests
 // run can be put beside the prediction.
-#include "commands.hpp"
 #include "collectives/collective_benchmark.hpp"
+#include "commands.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
-#include "runtime/isolated_run.hpp"
 #include "platform/platform_loader.hpp"
+#include "runtime/isolated_run.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -88,10 +88,13 @@ void run(const CollectiveArgs& a) {
                  r[2].get<double>() / 1e9, r[3].get<double>() / 1e9);
     return;
   }
-  fmt::print("# dasim collective: {} {} on {} ({} nodes x {} GPUs = {} ranks), {} flows\n", a.op, a.algo, spec.name,
-             spec.nodes, spec.gpus_per_node, spec.total_gpus(), a.fine ? "fine-grained" : "coarse");
-  fmt::print("# busbw = algbw x {} (nccl-tests convention)\n",
-             op == collectives::Op::allreduce ? "2(n-1)/n" : op == collectives::Op::broadcast ? "1" : "(n-1)/n");
+  fmt::print("# dasim collective: {} {} on {} ({} nodes x {} GPUs = {} ranks), {} flows\n", a.op, a.algo,
+             spec.name, spec.nodes, spec.gpus_per_node, spec.total_gpus(),
+             a.fine ? "fine-grained" : "coarse");
+  fmt::print("# busbw = algbw x {} (nccl-tests convention)\n", op == collectives::Op::allreduce ? "2(n-1)/n"
+                                                               : op == collectives::Op::broadcast
+                                                                   ? "1"
+                                                                   : "(n-1)/n");
   fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "size(B)", "time(us)", "algbw", "busbw");
   fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "", "", "(GB/s)", "(GB/s)");
   for (const auto& r : rows)
@@ -103,7 +106,8 @@ void run(const CollectiveArgs& a) {
 
 void add_collective_command(CLI::App& app) {
   auto a = std::make_shared<CollectiveArgs>();
-  auto* cmd = app.add_subcommand("collective", "nccl-tests-style sweep of a collective on a simulated platform");
+  auto* cmd =
+      app.add_subcommand("collective", "nccl-tests-style sweep of a collective on a simulated platform");
   cmd->add_option("--platform", a->platform, "Platform JSON file")->required();
   cmd->add_option("--nodes", a->nodes, "Override the node count (ranks = nodes x GPUs per node)")
       ->check(CLI::Range(1, 1 << 20));

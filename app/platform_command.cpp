@@ -1,9 +1,9 @@
 // `dasim platform show FILE [--nodes N]` and `dasim platform presets`.
 #include "commands.hpp"
-#include "runtime/isolated_run.hpp"
 #include "platform/link_presets.hpp"
 #include "platform/platform_loader.hpp"
 #include "report/platform_report.hpp"
+#include "runtime/isolated_run.hpp"
 
 #include <fmt/format.h>
 
@@ -21,12 +21,14 @@ void add_platform_command(CLI::App& app) {
     int nodes = 0;
   };
   auto options = std::make_shared<ShowOptions>();
-  auto* show = platform->add_subcommand("show", "Summary, links, bisection bandwidth and the GPU-to-GPU matrix of one node");
+  auto* show = platform->add_subcommand(
+      "show", "Summary, links, bisection bandwidth and the GPU-to-GPU matrix of one node");
   show->add_option("file", options->file, "Platform JSON file")->required();
-  show->add_option("--nodes", options->nodes, "Override the node count of the file")->check(CLI::Range(1, 1 << 20));
+  show->add_option("--nodes", options->nodes, "Override the node count of the file")
+      ->check(CLI::Range(1, 1 << 20));
   show->callback([options] {
-    auto spec = platform::load_platform(options->file,
-                                        options->nodes > 0 ? std::optional<int>(options->nodes) : std::nullopt);
+    auto spec = platform::load_platform(
+        options->file, options->nodes > 0 ? std::optional<int>(options->nodes) : std::nullopt);
     std::string text = runtime::run_isolated([&] { return report::simulate_platform_summary(spec); });
     fmt::print("{}", text);
   });
@@ -34,7 +36,8 @@ void add_platform_command(CLI::App& app) {
   auto* presets = platform->add_subcommand("presets", "List the link presets a platform file can name");
   presets->callback([] {
     for (const auto& p : platform::link_presets())
-      fmt::print("{:<10} {:>8.2f} GB/s {:>6.2f} us  {}\n", p.name, p.bandwidth_Bps / 1e9, p.latency_s * 1e6, p.source);
+      fmt::print("{:<10} {:>8.2f} GB/s {:>6.2f} us  {}\n", p.name, p.bandwidth_Bps / 1e9, p.latency_s * 1e6,
+                 p.source);
   });
 }
 

@@ -3,12 +3,12 @@
 // and prints the summary table.
 #include "commands.hpp"
 #include "common/atomic_file.hpp"
-#include "runtime/interruption.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
 #include "report/plots.hpp"
 #include "report/summary_table.hpp"
+#include "runtime/interruption.hpp"
 #include "scenario/limits.hpp"
 #include "scenario/runner.hpp"
 
@@ -65,9 +65,11 @@ void run(const RunArgs& a) {
   write_file_atomically((dir / "results.csv").string(), results::to_csv(output.rows));
   write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
   if (output.trace) {
-    nlohmann::json trace{{"traceEvents", report::chrome_trace_events(output.trace->ranks, output.trace->gpus_per_node)},
-                         {"displayTimeUnit", "ms"}};
-    write_file_atomically((dir / fmt::format("trace-{}.json", output.trace->index)).string(), trace.dump() + "\n");
+    nlohmann::json trace{
+        {"traceEvents", report::chrome_trace_events(output.trace->ranks, output.trace->gpus_per_node)},
+        {"displayTimeUnit", "ms"}};
+    write_file_atomically((dir / fmt::format("trace-{}.json", output.trace->index)).string(),
+                          trace.dump() + "\n");
   }
 
   fmt::print("{}", report::summary_table(output.rows));
@@ -75,8 +77,8 @@ void run(const RunArgs& a) {
   std::set<std::string> calibrations;
   for (const auto& row : output.rows) calibrations.insert(row.calibration);
   for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
-  fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(), output.wall_s,
-             (dir / "results.csv").string());
+  fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(),
+             output.wall_s, (dir / "results.csv").string());
   if (a.plot) {
     auto files = report::make_plots((dir / "results.csv").string(), dir.string(),
                                     sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "");
@@ -91,7 +93,8 @@ void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Simulate every configuration of a scenario and write results");
   cmd->add_option("scenario", a->scenario, "Scenario JSON file")->required();
   cmd->add_option("--out", a->out, "Output directory (results.csv, results.json, trace, plots)")->required();
-  cmd->add_option("--jobs", a->jobs, "Configurations simulated in parallel (processes)")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs", a->jobs, "Configurations simulated in parallel (processes)")
+      ->check(CLI::Range(1, 256));
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);

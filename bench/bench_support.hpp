@@ -8,7 +8,9 @@
 
 namespace dasim::bench {
 
-inline std::string preset(const std::string& name) { return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name; }
+inline std::string preset(const std::string& name) {
+  return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name;
+}
 
 inline double children_peak_rss_MiB() {
   rusage usage{};

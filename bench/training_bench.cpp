@@ -4,10 +4,10 @@
 // averaging is waited for in the measured one.
 #include "bench_support.hpp"
 #include "calibration/calibration.hpp"
-#include "runtime/isolated_run.hpp"
 #include "engine/training_result_wire.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
+#include "runtime/isolated_run.hpp"
 #include "workload/workload_file.hpp"
 
 #include <benchmark/benchmark.h>

@@ -21,8 +21,8 @@ bool expect_identical(const schedules::ScheduleSpec& s, long step, long last_ste
 
 }  // namespace
 
-void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step, const std::vector<float>& w,
-                               MPI_Comm comm, int ranks) {
+void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step,
+                               const std::vector<float>& w, MPI_Comm comm, int ranks) {
   const uint64_t h = weights_hash(w);
   uint64_t local[2] = {h, ~h}, global[2] = {0, 0};
   {

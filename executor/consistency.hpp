@@ -12,7 +12,7 @@
 namespace dasim::executor {
 
 // Throws RuntimeFailure, on every rank alike, when the weights are not as the schedule implies.
-void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step, const std::vector<float>& w,
-                               MPI_Comm comm, int ranks);
+void check_weights_consistency(const schedules::ScheduleSpec& s, long step, long last_step,
+                               const std::vector<float>& w, MPI_Comm comm, int ranks);
 
 }  // namespace dasim::executor

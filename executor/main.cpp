@@ -103,7 +103,8 @@ std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_ran
 #ifndef DASIM_TRAIN_CUDA
     if (parsed.options->device == Device::cuda)
       throw InputError(
-          "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found at "
+          "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found "
+          "at "
           "configure time)");
 #endif
     return *parsed.options;
@@ -119,11 +120,13 @@ std::optional<Dataset> load_checked_shard(const TrainOptions& o, int rank, int r
   int status = kExitOk;
   try {
     data = load_shard(o, rank, ranks);
-    if (data.samples() < 1) throw InputError(fmt::format("dasim-train: rank {} got no samples of the data set", rank));
+    if (data.samples() < 1)
+      throw InputError(fmt::format("dasim-train: rank {} got no samples of the data set", rank));
 #ifdef DASIM_TRAIN_CUDA
     if (o.device == Device::cuda) {
       const std::string problem = cuda_device_problem();
-      if (!problem.empty()) throw InputError(fmt::format("dasim-train: --device cuda: rank {}: {}", rank, problem));
+      if (!problem.empty())
+        throw InputError(fmt::format("dasim-train: --device cuda: rank {}: {}", rank, problem));
     }
 #endif
   } catch (const InputError& e) {
@@ -134,8 +137,8 @@ std::optional<Dataset> load_checked_shard(const TrainOptions& o, int rank, int r
   return data;
 }
 
-TrainOutput train_on_device(const TrainOptions& o, const std::vector<int>& widths, Mlp& model, const Dataset& data,
-                            MPI_Comm comm) {
+TrainOutput train_on_device(const TrainOptions& o, const std::vector<int>& widths, Mlp& model,
+                            const Dataset& data, MPI_Comm comm) {
 #ifdef DASIM_TRAIN_CUDA
   if (o.device == Device::cuda) {
     std::vector<float> final_weights;
@@ -175,8 +178,8 @@ Gathered gather_on_rank0(const TrainOptions& o, const TrainOutput& trained, cons
     mpi_check(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
                          static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm),
               "MPI_Gather (step records)");
-    mpi_check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
-                         comm),
+    mpi_check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME,
+                         MPI_CHAR, 0, comm),
               "MPI_Gather (host names)");
     if (o.verify)
       mpi_check(MPI_Gather(model.weights().data(), static_cast<int>(model.param_count()), MPI_FLOAT,
@@ -203,8 +206,9 @@ std::string mpi_library_version() {
 }
 
 // Rank 0: verifies (--verify) and writes the JSON, the CSV row and the --profile workload.
-int write_results(const TrainOptions& o, const std::vector<int>& widths, const Mlp& model, const Dataset& data,
-                  const TrainOutput& trained, const Gathered& g, int ranks, double wall_time_s) {
+int write_results(const TrainOptions& o, const std::vector<int>& widths, const Mlp& model,
+                  const Dataset& data, const TrainOutput& trained, const Gathered& g, int ranks,
+                  double wall_time_s) {
   RunDescription run;
   run.options = o;
   run.widths = widths;
@@ -212,7 +216,8 @@ int write_results(const TrainOptions& o, const std::vector<int>& widths, const M
   run.ranks = ranks;
   run.hosts = g.hosts;
   run.mpi_library = mpi_library_version();
-  run.blas = o.device == Device::cuda ? std::string("cuBLAS + cuDNN (NCCL collectives)") : openblas_get_config();
+  run.blas =
+      o.device == Device::cuda ? std::string("cuBLAS + cuDNN (NCCL collectives)") : openblas_get_config();
   run.dataset = data.description;
   run.buckets = trained.buckets;
   run.consistency_checks = trained.consistency_checks;
@@ -220,9 +225,11 @@ int write_results(const TrainOptions& o, const std::vector<int>& widths, const M
   int status = kExitOk;
   try {
     if (o.verify) {
-      run.verify = verify_against_reference(o, widths, ranks, g.all_weights, mean_over_ranks(g.per_rank, &StepRecord::loss));
+      run.verify = verify_against_reference(o, widths, ranks, g.all_weights,
+                                            mean_over_ranks(g.per_rank, &StepRecord::loss));
       if (!run.verify["passed"].get<bool>()) {
-        std::cerr << "dasim-train: --verify: MPI run differs from the serial reference: " << run.verify.dump() << "\n";
+        std::cerr << "dasim-train: --verify: MPI run differs from the serial reference: " << run.verify.dump()
+                  << "\n";
         status = kExitRuntimeFailure;
       }
     }
@@ -230,15 +237,16 @@ int write_results(const TrainOptions& o, const std::vector<int>& widths, const M
     write_file_atomically(o.output, make_output(run, g.per_rank, wall_time_s).dump(2) + "\n");
     write_file_atomically(o.csv, results::to_csv({row}));
     if (!o.profile.empty())
-      write_file_atomically(o.profile,
-                            make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,
-                                         step_compute_s(trained.steps),
-                                         fmt::format("dasim-train --profile on {}, {}", run.hosts[0], today()))
-                                    .dump(2) +
-                                "\n");
+      write_file_atomically(
+          o.profile, make_profile(widths, o.batch, o.warmup_steps, trained.forward_s, trained.backward_s,
+                                  step_compute_s(trained.steps),
+                                  fmt::format("dasim-train --profile on {}, {}", run.hosts[0], today()))
+                             .dump(2) +
+                         "\n");
     if (!o.quiet)
       std::fprintf(stderr, "dasim-train: %s %d ranks: step %.3f ms, exposed comm %.3f ms, wrote %s\n",
-                   row.schedule.c_str(), ranks, row.iter_time_s * 1e3, row.exposed_comm_s * 1e3, o.output.c_str());
+                   row.schedule.c_str(), ranks, row.iter_time_s * 1e3, row.exposed_comm_s * 1e3,
+                   o.output.c_str());
   } catch (const std::exception& e) {
     std::cerr << "dasim-train: " << e.what() << "\n";
     status = kExitRuntimeFailure;
@@ -246,11 +254,27 @@ int write_results(const TrainOptions& o, const std::vector<int>& widths, const M
   return status;
 }
 
+// --print-plan: the plan of the model the data implies, before (and without) MPI.
+int print_plan(const TrainOptions& o) {
+  try {
+    const Dataset data = load_shard(o, 0, 1);
+    std::vector<int> widths{data.features};
+    widths.insert(widths.end(), o.hidden.begin(), o.hidden.end());
+    widths.push_back(data.classes);
+    std::cout << make_plan(o, widths).dump(2) << "\n";
+    return kExitOk;
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
 int run(int argc, char** argv) {
   const int env_rank = launcher_rank();
   const auto parsed = parse_or_exit(argc, argv, env_rank);
   if (const int* status = std::get_if<int>(&parsed)) return *status;
   const TrainOptions& o = std::get<TrainOptions>(parsed);
+  if (o.print_plan) return print_plan(o);
   openblas_set_num_threads(o.blas_threads);
 
   // The watchdog also covers MPI_Init: a peer that dies or hangs while the job starts up must not
@@ -290,7 +314,8 @@ int run(int argc, char** argv) {
   const double wall_time_s = wall_now_s() - t0;
 
   const Gathered gathered = gather_on_rank0(o, trained, model, comm);
-  int status = rank == 0 ? write_results(o, widths, model, *data, trained, gathered, ranks, wall_time_s) : kExitOk;
+  int status =
+      rank == 0 ? write_results(o, widths, model, *data, trained, gathered, ranks, wall_time_s) : kExitOk;
   status = agree(status, comm);
   WatchdogGuard guard("MPI_Finalize");
   MPI_Finalize();

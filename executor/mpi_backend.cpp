@@ -73,7 +73,8 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
 void MpiBackend::wait(Collective c) {
   MPI_Request& r = requests_[c];
   if (r == MPI_REQUEST_NULL) return;
-  const char* what = c + 1 == requests_.size() ? "MPI_Wait (dasgd snapshot average)" : "MPI_Wait (gradient bucket)";
+  const char* what =
+      c + 1 == requests_.size() ? "MPI_Wait (dasgd snapshot average)" : "MPI_Wait (gradient bucket)";
   const double t0 = wall_now_s();
   {
     WatchdogGuard guard(what);
@@ -103,16 +104,23 @@ void MpiBackend::apply_gradients(bool averaged) {
   sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? ranks_ : 1);
 }
 
-void MpiBackend::average_weights() { average_from_sum(model_.weights(), model_.weights(), ranks_); }
+void MpiBackend::average_weights() {
+  average_from_sum(model_.weights(), model_.weights(), ranks_);
+}
 
-void MpiBackend::apply_average() { dasgd_merge(model_.weights(), snapshot_, snapshot_sum_, ranks_); }
+void MpiBackend::apply_average() {
+  dasgd_merge(model_.weights(), snapshot_, snapshot_sum_, ranks_);
+}
 
 void MpiBackend::end_step(long) {
   step_end_s_ = wall_now_s();
-  out_.steps.push_back(finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
+  out_.steps.push_back(
+      finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
 }
 
-void MpiBackend::drained() { out_.drain_s = wall_now_s() - step_end_s_; }
+void MpiBackend::drained() {
+  out_.drain_s = wall_now_s() - step_end_s_;
+}
 
 void MpiBackend::step_done(long step) {
   if (!options_.profile.empty()) {  // per-layer times are only kept for --profile

@@ -51,8 +51,8 @@ class MpiBackend {
   MPI_Comm comm_;
   TrainOutput& out_;
   int rank_ = 0, ranks_ = 1;
-  std::vector<int> bucket_ending_at_;      // per layer: the bucket its gradient completes, or -1
-  std::vector<MPI_Request> requests_;      // one per bucket, then the DaSGD snapshot's
+  std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
+  std::vector<MPI_Request> requests_;  // one per bucket, then the DaSGD snapshot's
   std::vector<float> snapshot_, snapshot_sum_;
   InFlightClock clock_;
   std::vector<float> x_;

@@ -43,10 +43,13 @@ struct RawOptions {
   std::vector<CLI::Option*> synthetic_flags;
 };
 
-[[noreturn]] void bad(const std::string& what) { throw InputError("dasim-train: " + what); }
+[[noreturn]] void bad(const std::string& what) {
+  throw InputError("dasim-train: " + what);
+}
 
 void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
-  app.add_option("--device", raw.device, "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
+  app.add_option("--device", raw.device,
+                 "cpu (OpenBLAS + MPI) or cuda (cuBLAS/cuDNN + NCCL, one GPU per rank)")
       ->check(CLI::IsMember(kDeviceNames.names()))
       ->capture_default_str();
   app.add_option("--schedule", raw.schedule, schedules::kScheduleKindNames.listed())
@@ -96,6 +99,9 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
                  "gives up (a peer died or hangs)")
       ->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  app.add_flag("--print-plan", o.print_plan,
+               "print the model, the sgd buckets, the weights' bytes and the timed steps as JSON; no MPI, no "
+               "training");
 }
 
 // The schedule and its parameters: tau and delay only where the schedule has them.

@@ -44,6 +44,7 @@ struct TrainOptions {
   int blas_threads = 1;
   double comm_timeout_s = 20;
   bool quiet = false;
+  bool print_plan = false;  // print the bucket plan and timed window as JSON, train nothing
 };
 
 struct ParsedOptions {

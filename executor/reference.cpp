@@ -16,8 +16,9 @@ std::vector<float> sum_over(const std::vector<std::vector<float>>& buffers) {
 
 }  // namespace
 
-ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths, uint64_t seed,
-                              const std::vector<Dataset>& shards, int batch, float lr, int steps) {
+ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths,
+                              uint64_t seed, const std::vector<Dataset>& shards, int batch, float lr,
+                              int steps) {
   const int n = static_cast<int>(shards.size());
   std::vector<Mlp> models(n, Mlp(widths, seed));
   std::vector<std::vector<float>> snapshots(n);

@@ -19,7 +19,8 @@ struct ReferenceResult {
 };
 
 // `shards[j]` is replica j's data; every replica starts from Mlp(widths, seed).
-ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths, uint64_t seed,
-                              const std::vector<Dataset>& shards, int batch, float lr, int steps);
+ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std::vector<int>& widths,
+                              uint64_t seed, const std::vector<Dataset>& shards, int batch, float lr,
+                              int steps);
 
 }  // namespace dasim::executor

@@ -1,6 +1,8 @@
 // Result row, output JSON and profile JSON of a dasim-train run (see summary.hpp).
 #include "summary.hpp"
 
+#include "mlp.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -65,7 +67,7 @@ double steady_mean(const std::vector<double>& values, const schedules::SteadyWin
 }  // namespace
 
 results::ResultRow make_result_row(const RunDescription& run,
-                                  const std::vector<std::vector<StepRecord>>& per_rank) {
+                                   const std::vector<std::vector<StepRecord>>& per_rank) {
   const auto& o = run.options;
   const schedules::SteadyWindow window =
       steady_window(o.schedule, static_cast<long>(per_rank.front().size()), o.warmup_steps);
@@ -108,6 +110,35 @@ results::ResultRow make_result_row(const RunDescription& run,
   return row;
 }
 
+nlohmann::ordered_json buckets_json(const std::vector<workload::Bucket>& buckets) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& b : buckets)
+    out.push_back({{"layers", {b.first_layer, b.last_layer}}, {"bytes", b.params * 4}});
+  return out;
+}
+
+nlohmann::ordered_json make_plan(const TrainOptions& o, const std::vector<int>& widths) {
+  const Mlp model(widths, o.seed);
+  std::vector<int64_t> layer_params;
+  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  const auto buckets = workload::plan_buckets(layer_params, sizeof(float), o.schedule.bucket_cap_bytes);
+  const schedules::SteadyWindow window = steady_window(o.schedule, o.steps, o.warmup_steps);
+  nlohmann::ordered_json plan;
+  plan["model"] = model_name(widths);
+  plan["layer_widths"] = widths;
+  plan["params"] = model.param_count();
+  plan["schedule"] = to_string(o.schedule.kind);
+  plan["tau"] = o.schedule.tau;
+  plan["delay"] = o.schedule.delay;
+  plan["steps"] = o.steps;
+  plan["warmup_steps"] = o.warmup_steps;
+  plan["timed_steps"] = {window.first + 1, window.first + window.count};  // 1-based, inclusive
+  plan["bucket_bytes"] = o.schedule.bucket_cap_bytes;
+  plan["buckets"] = buckets_json(buckets);
+  plan["weights_bytes"] = model.param_count() * 4;
+  return plan;
+}
+
 nlohmann::ordered_json make_output(const RunDescription& run,
                                    const std::vector<std::vector<StepRecord>>& per_rank, double wall_time_s) {
   const auto& o = run.options;
@@ -134,10 +165,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["blas"] = run.blas;
   config["blas_threads_per_rank"] = o.blas_threads;
   config["bucket_bytes"] = o.schedule.bucket_cap_bytes;
-  auto buckets = nlohmann::ordered_json::array();
-  for (const auto& b : run.buckets)
-    buckets.push_back({{"layers", {b.first_layer, b.last_layer}}, {"bytes", b.params * 4}});
-  config["buckets"] = buckets;
+  config["buckets"] = buckets_json(run.buckets);
 
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
   const auto wall = slowest_wall(per_rank);

@@ -51,7 +51,15 @@ std::string platform_name(const std::vector<std::string>& hosts);
 // are means over ranks and steps. The end-of-run drain is not a step: extra `drain_s` (slowest rank).
 // Throws std::invalid_argument when the window is empty (options.cpp rejects such runs first).
 results::ResultRow make_result_row(const RunDescription& run,
-                                  const std::vector<std::vector<StepRecord>>& per_rank);
+                                   const std::vector<std::vector<StepRecord>>& per_rank);
+
+// Buckets as the output JSON lists them: [{"layers": [first, last], "bytes": n}, ...].
+nlohmann::ordered_json buckets_json(const std::vector<workload::Bucket>& buckets);
+
+// What `dasim-train --print-plan` prints: the model, the sgd gradient buckets (planned whatever the
+// schedule, so a caller learns every message size), the weights' bytes and the timed window, as
+// the run would use them; analysis/ asks for this instead of re-deriving the plans.
+nlohmann::ordered_json make_plan(const TrainOptions& o, const std::vector<int>& widths);
 
 nlohmann::ordered_json make_output(const RunDescription& run,
                                    const std::vector<std::vector<StepRecord>>& per_rank, double wall_time_s);

@@ -51,7 +51,8 @@ int64_t json_integer(const nlohmann::json& value, const std::string& file, const
     double d = value.get<double>();
     if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15) return static_cast<int64_t>(d);
   }
-  throw InputError(file, path, fmt::format("expected an integer, got {} {}", json_type_name(value), describe(value)));
+  throw InputError(file, path,
+                   fmt::format("expected an integer, got {} {}", json_type_name(value), describe(value)));
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& value, std::string file, std::string path)
@@ -61,9 +62,13 @@ ObjectReader::ObjectReader(const nlohmann::json& value, std::string file, std::s
                      fmt::format("expected a JSON object, got {}", json_type_name(value_)));
 }
 
-std::string ObjectReader::path_of(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+std::string ObjectReader::path_of(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
 
-bool ObjectReader::has(const std::string& key) const { return value_.contains(key) && !value_.at(key).is_null(); }
+bool ObjectReader::has(const std::string& key) const {
+  return value_.contains(key) && !value_.at(key).is_null();
+}
 
 void ObjectReader::fail(const std::string& key, const std::string& what) const {
   throw InputError(file_, key.empty() ? path_ : path_of(key), what);
@@ -75,7 +80,9 @@ const nlohmann::json& ObjectReader::at(const std::string& key) {
   return value_.at(key);
 }
 
-const nlohmann::json& ObjectReader::raw(const std::string& key) { return at(key); }
+const nlohmann::json& ObjectReader::raw(const std::string& key) {
+  return at(key);
+}
 
 std::string ObjectReader::string(const std::string& key) {
   const auto& v = at(key);
@@ -91,7 +98,9 @@ double ObjectReader::number(const std::string& key) {
   return d;
 }
 
-int64_t ObjectReader::integer(const std::string& key) { return json_integer(at(key), file_, path_of(key)); }
+int64_t ObjectReader::integer(const std::string& key) {
+  return json_integer(at(key), file_, path_of(key));
+}
 
 int64_t ObjectReader::positive_integer(const std::string& key) {
   int64_t n = integer(key);
@@ -101,7 +110,8 @@ int64_t ObjectReader::positive_integer(const std::string& key) {
 
 bool ObjectReader::boolean(const std::string& key) {
   const auto& v = at(key);
-  if (!v.is_boolean()) fail(key, fmt::format("expected true or false, got {} {}", json_type_name(v), describe(v)));
+  if (!v.is_boolean())
+    fail(key, fmt::format("expected true or false, got {} {}", json_type_name(v), describe(v)));
   return v.get<bool>();
 }
 
@@ -125,12 +135,22 @@ double ObjectReader::quantity(const std::string& key, double (*parse)(std::strin
   return result;
 }
 
-double ObjectReader::bandwidth_Bps(const std::string& key) { return quantity(key, units::parse_bandwidth_Bps, false); }
-double ObjectReader::time_s(const std::string& key) { return quantity(key, units::parse_time_s, true); }
-double ObjectReader::flops(const std::string& key) { return quantity(key, units::parse_flops, false); }
-double ObjectReader::bytes(const std::string& key) { return quantity(key, units::parse_bytes, false); }
+double ObjectReader::bandwidth_Bps(const std::string& key) {
+  return quantity(key, units::parse_bandwidth_Bps, false);
+}
+double ObjectReader::time_s(const std::string& key) {
+  return quantity(key, units::parse_time_s, true);
+}
+double ObjectReader::flops(const std::string& key) {
+  return quantity(key, units::parse_flops, false);
+}
+double ObjectReader::bytes(const std::string& key) {
+  return quantity(key, units::parse_bytes, false);
+}
 
-ObjectReader ObjectReader::object(const std::string& key) { return ObjectReader(at(key), file_, path_of(key)); }
+ObjectReader ObjectReader::object(const std::string& key) {
+  return ObjectReader(at(key), file_, path_of(key));
+}
 
 void ObjectReader::array(const std::string& key,
                          const std::function<void(const nlohmann::json&, const std::string&)>& each) {
@@ -139,11 +159,11 @@ void ObjectReader::array(const std::string& key,
   for (size_t i = 0; i < v.size(); ++i) each(v[i], fmt::format("{}[{}]", path_of(key), i));
 }
 
-#define DASIM_OPTIONAL(type, name, reader)                                  \
-  std::optional<type> ObjectReader::name(const std::string& key) {         \
-    read_keys_.insert(key);                                                 \
-    if (!has(key)) return std::nullopt;                                     \
-    return reader(key);                                                     \
+#define DASIM_OPTIONAL(type, name, reader)                         \
+  std::optional<type> ObjectReader::name(const std::string& key) { \
+    read_keys_.insert(key);                                        \
+    if (!has(key)) return std::nullopt;                            \
+    return reader(key);                                            \
   }
 DASIM_OPTIONAL(std::string, optional_string, string)
 DASIM_OPTIONAL(double, optional_number, number)

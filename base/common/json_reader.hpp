@@ -43,7 +43,8 @@ class ObjectReader {
   double bytes(const std::string& key);
   ObjectReader object(const std::string& key);
   // Calls `each` for every element of the array at `key` with the element and its JSON path.
-  void array(const std::string& key, const std::function<void(const nlohmann::json&, const std::string&)>& each);
+  void array(const std::string& key,
+             const std::function<void(const nlohmann::json&, const std::string&)>& each);
   const nlohmann::json& raw(const std::string& key);
 
   // Optional variants: nullopt when the key is absent.

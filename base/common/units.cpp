@@ -25,7 +25,8 @@ std::pair<double, std::string_view> split_number(std::string_view text, std::str
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end == text.data())
     throw std::invalid_argument(fmt::format("expected a {} such as {}, got \"{}\"", what,
-                                            what == "bandwidth" ? "\"25GBps\"" : "a number with a unit", text));
+                                            what == "bandwidth" ? "\"25GBps\"" : "a number with a unit",
+                                            text));
   if (!std::isfinite(value)) throw std::invalid_argument(fmt::format("expected a finite {}", what));
   std::string_view rest = text.substr(static_cast<size_t>(end - text.data()));
   while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.remove_prefix(1);
@@ -46,25 +47,22 @@ double parse_with(std::string_view text, const std::array<Suffix, N>& suffixes, 
 constexpr double kKi = 1024.0, kMi = kKi * 1024, kGi = kMi * 1024, kTi = kGi * 1024;
 
 constexpr std::array kBandwidthSuffixes{
-    Suffix{"Bps", 1},           Suffix{"kBps", 1e3},          Suffix{"KBps", 1e3},
-    Suffix{"MBps", 1e6},        Suffix{"GBps", 1e9},          Suffix{"TBps", 1e12},
-    Suffix{"KiBps", kKi},       Suffix{"MiBps", kMi},         Suffix{"GiBps", kGi},
-    Suffix{"TiBps", kTi},       Suffix{"bps", 1 / 8.0},       Suffix{"kbps", 1e3 / 8},
-    Suffix{"Kbps", 1e3 / 8},    Suffix{"Mbps", 1e6 / 8},      Suffix{"Gbps", 1e9 / 8},
-    Suffix{"Tbps", 1e12 / 8},   Suffix{"Kibps", kKi / 8},     Suffix{"Mibps", kMi / 8},
-    Suffix{"Gibps", kGi / 8},   Suffix{"Tibps", kTi / 8}};
-constexpr std::array kTimeSuffixes{Suffix{"s", 1},     Suffix{"ms", 1e-3}, Suffix{"us", 1e-6},
+    Suffix{"Bps", 1},         Suffix{"kBps", 1e3},      Suffix{"KBps", 1e3},      Suffix{"MBps", 1e6},
+    Suffix{"GBps", 1e9},      Suffix{"TBps", 1e12},     Suffix{"KiBps", kKi},     Suffix{"MiBps", kMi},
+    Suffix{"GiBps", kGi},     Suffix{"TiBps", kTi},     Suffix{"bps", 1 / 8.0},   Suffix{"kbps", 1e3 / 8},
+    Suffix{"Kbps", 1e3 / 8},  Suffix{"Mbps", 1e6 / 8},  Suffix{"Gbps", 1e9 / 8},  Suffix{"Tbps", 1e12 / 8},
+    Suffix{"Kibps", kKi / 8}, Suffix{"Mibps", kMi / 8}, Suffix{"Gibps", kGi / 8}, Suffix{"Tibps", kTi / 8}};
+constexpr std::array kTimeSuffixes{Suffix{"s", 1},     Suffix{"ms", 1e-3},  Suffix{"us", 1e-6},
                                    Suffix{"ns", 1e-9}, Suffix{"ps", 1e-12}, Suffix{"min", 60},
                                    Suffix{"h", 3600}};
-constexpr std::array kFlopsSuffixes{Suffix{"f", 1},      Suffix{"kf", 1e3},   Suffix{"Mf", 1e6},
-                                    Suffix{"Gf", 1e9},   Suffix{"Tf", 1e12},  Suffix{"Pf", 1e15},
-                                    Suffix{"flops", 1},  Suffix{"kflops", 1e3}, Suffix{"Mflops", 1e6},
+constexpr std::array kFlopsSuffixes{Suffix{"f", 1},        Suffix{"kf", 1e3},      Suffix{"Mf", 1e6},
+                                    Suffix{"Gf", 1e9},     Suffix{"Tf", 1e12},     Suffix{"Pf", 1e15},
+                                    Suffix{"flops", 1},    Suffix{"kflops", 1e3},  Suffix{"Mflops", 1e6},
                                     Suffix{"Gflops", 1e9}, Suffix{"Tflops", 1e12}, Suffix{"Pflops", 1e15}};
-constexpr std::array kBytesSuffixes{Suffix{"B", 1},      Suffix{"kB", 1e3},  Suffix{"KB", 1e3},
-                                    Suffix{"MB", 1e6},   Suffix{"GB", 1e9},  Suffix{"TB", 1e12},
-                                    Suffix{"KiB", kKi},  Suffix{"MiB", kMi}, Suffix{"GiB", kGi},
-                                    Suffix{"TiB", kTi},  Suffix{"K", kKi},   Suffix{"M", kMi},
-                                    Suffix{"G", kGi}};
+constexpr std::array kBytesSuffixes{
+    Suffix{"B", 1},     Suffix{"kB", 1e3},  Suffix{"KB", 1e3},  Suffix{"MB", 1e6},  Suffix{"GB", 1e9},
+    Suffix{"TB", 1e12}, Suffix{"KiB", kKi}, Suffix{"MiB", kMi}, Suffix{"GiB", kGi}, Suffix{"TiB", kTi},
+    Suffix{"K", kKi},   Suffix{"M", kMi},   Suffix{"G", kGi}};
 
 }  // namespace
 
@@ -97,6 +95,8 @@ std::string format_bytes(double bytes) {
   if (bytes >= kKi) return fmt::format("{:.2f} KiB", bytes / kKi);
   return fmt::format("{:.0f} B", bytes);
 }
-std::string format_flops(double flops) { return fmt::format("{:.2f} TFLOP/s", flops / 1e12); }
+std::string format_flops(double flops) {
+  return fmt::format("{:.2f} TFLOP/s", flops / 1e12);
+}
 
 }  // namespace dasim::units

@@ -5,7 +5,9 @@
 namespace dasim::results {
 namespace {
 
-std::string number(double v) { return fmt::format("{:.9g}", v); }
+std::string number(double v) {
+  return fmt::format("{:.9g}", v);
+}
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;

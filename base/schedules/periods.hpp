@@ -9,7 +9,9 @@
 
 namespace dasim::schedules {
 
-inline int sync_period(const ScheduleSpec& s) { return s.kind == ScheduleKind::sgd ? 1 : s.tau; }
+inline int sync_period(const ScheduleSpec& s) {
+  return s.kind == ScheduleKind::sgd ? 1 : s.tau;
+}
 
 inline bool is_averaging_step(const ScheduleSpec& s, long step) {
   return s.kind != ScheduleKind::sgd && step % s.tau == 0;

@@ -88,7 +88,9 @@ void run_schedule(const ScheduleSpec& s, long steps, B& b) {
   for (long k = 1; k <= steps; ++k) {
     b.begin_step(k);
     switch (s.kind) {
-      case ScheduleKind::sgd: detail::sgd_step(s, b); break;
+      case ScheduleKind::sgd:
+        detail::sgd_step(s, b);
+        break;
       case ScheduleKind::local_sgd:
         b.forward_backward({});
         b.apply_gradients(false);

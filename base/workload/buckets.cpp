@@ -9,8 +9,8 @@
 
 namespace dasim::workload {
 
-std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes, double cap_bytes,
-                                 double first_cap_bytes) {
+std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes,
+                                 double cap_bytes, double first_cap_bytes) {
   if (!(cap_bytes > 0))
     throw InputError("bucket cap", "", fmt::format("expected a size > 0, got {}", cap_bytes));
   std::vector<int64_t> offsets{0};

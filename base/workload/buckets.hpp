@@ -36,8 +36,8 @@ struct Bucket {
 // ready (the first one holds the last layers of the model) for layers with `layer_params[i]`
 // parameters of `element_bytes` each. Layers without parameters belong to no bucket. cap_bytes
 // must be > 0; first_cap_bytes <= 0 means "same as cap_bytes".
-std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes, double cap_bytes,
-                                 double first_cap_bytes = 0);
+std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes,
+                                 double cap_bytes, double first_cap_bytes = 0);
 // The workload's layers at its precision's gradient element size.
 std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes = 0);
 

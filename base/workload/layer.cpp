@@ -3,6 +3,8 @@
 
 namespace dasim::workload {
 
-std::string to_string(LayerKind kind) { return std::string(kLayerKindNames.name(kind)); }
+std::string to_string(LayerKind kind) {
+  return std::string(kLayerKindNames.name(kind));
+}
 
 }  // namespace dasim::workload

@@ -9,7 +9,9 @@ int bytes_per_element(Precision precision) {
   return precision == Precision::fp32 ? 4 : 2;
 }
 
-std::string to_string(Precision precision) { return std::string(kPrecisionNames.name(precision)); }
+std::string to_string(Precision precision) {
+  return std::string(kPrecisionNames.name(precision));
+}
 
 Precision parse_precision(const std::string& text, const std::string& file, const std::string& json_path) {
   if (auto precision = kPrecisionNames.parse(text)) return *precision;

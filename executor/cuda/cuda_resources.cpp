@@ -14,7 +14,8 @@ void cublas_check(cublasStatus_t rc, const char* what) {
     throw RuntimeFailure(fmt::format("{} failed: cuBLAS status {}", what, int(rc)));
 }
 void cudnn_check(cudnnStatus_t rc, const char* what) {
-  if (rc != CUDNN_STATUS_SUCCESS) throw RuntimeFailure(fmt::format("{} failed: {}", what, cudnnGetErrorString(rc)));
+  if (rc != CUDNN_STATUS_SUCCESS)
+    throw RuntimeFailure(fmt::format("{} failed: {}", what, cudnnGetErrorString(rc)));
 }
 void nccl_check(ncclResult_t rc, const char* what) {
   if (rc != ncclSuccess) throw RuntimeFailure(fmt::format("{} failed: {}", what, ncclGetErrorString(rc)));

@@ -40,8 +40,8 @@ using CudnnTensor = UniqueHandle<cudnnTensorDescriptor_t, cudnnDestroyTensorDesc
 using NcclComm = UniqueHandle<ncclComm_t, ncclCommDestroy>;
 using DeviceFloats = UniqueHandle<float*, cudaFree>;
 
-CudaStream make_stream();                      // non-blocking with respect to the default stream
-CudaEvent make_event();                        // without timing
-DeviceFloats device_floats(int64_t count);     // at least one float, uninitialised
+CudaStream make_stream();                   // non-blocking with respect to the default stream
+CudaEvent make_event();                     // without timing
+DeviceFloats device_floats(int64_t count);  // at least one float, uninitialised
 
 }  // namespace dasim::executor

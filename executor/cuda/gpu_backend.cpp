@@ -9,7 +9,13 @@ using schedules::Payload;
 
 GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset& data, MPI_Comm comm,
                        ncclComm_t nccl, TrainOutput& out)
-    : options_(options), model_(model), data_(data), comm_(comm), nccl_(nccl), out_(out), comm_stream_(make_stream()) {
+    : options_(options),
+      model_(model),
+      data_(data),
+      comm_(comm),
+      nccl_(nccl),
+      out_(out),
+      comm_stream_(make_stream()) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &ranks_);
   std::vector<int64_t> layer_params;
@@ -79,8 +85,9 @@ GpuBackend::Collective GpuBackend::start(Payload payload) {
   const double t0 = wall_now_s();
   cuda_check(cudaEventRecord(c.ready.get(), model_.stream()), "cudaEventRecord");
   cuda_check(cudaStreamWaitEvent(comm_stream_.get(), c.ready.get(), 0), "cudaStreamWaitEvent");
-  nccl_check(ncclAllReduce(src, dst, static_cast<size_t>(count), ncclFloat, ncclSum, nccl_, comm_stream_.get()),
-             "ncclAllReduce");
+  nccl_check(
+      ncclAllReduce(src, dst, static_cast<size_t>(count), ncclFloat, ncclSum, nccl_, comm_stream_.get()),
+      "ncclAllReduce");
   cuda_check(cudaEventRecord(c.done.get(), comm_stream_.get()), "cudaEventRecord");
   c.in_flight = true;
   clock_.started(t0);
@@ -93,8 +100,9 @@ void GpuBackend::wait(Collective index) {
   if (!c.in_flight) return;
   const bool whole = index + 1 == collectives_.size();
   const char* what = !whole ? "gradient bucket allreduce"
-                     : options_.schedule.kind == schedules::ScheduleKind::dasgd ? "dasgd snapshot allreduce"
-                                                                                : "local_sgd weight allreduce";
+                     : options_.schedule.kind == schedules::ScheduleKind::dasgd
+                         ? "dasgd snapshot allreduce"
+                         : "local_sgd weight allreduce";
   // The host runs ahead of the GPU: finish the compute stream first (compute time), so that what
   // remains of a wait is communication the rank is exposed to.
   cuda_check(cudaStreamSynchronize(model_.stream()), "cudaStreamSynchronize (before a wait)");
@@ -120,8 +128,9 @@ void GpuBackend::apply_gradients(bool averaged) {
 
 void GpuBackend::average_weights() {
   const float inverse = 1.0f / static_cast<float>(ranks_);
-  cublas_check(cublasSscal(model_.blas(), static_cast<int>(model_.param_count()), &inverse, model_.weights(), 1),
-               "cublasSscal");
+  cublas_check(
+      cublasSscal(model_.blas(), static_cast<int>(model_.param_count()), &inverse, model_.weights(), 1),
+      "cublasSscal");
 }
 
 void GpuBackend::take_snapshot() {
@@ -138,7 +147,8 @@ void GpuBackend::apply_average() {
 void GpuBackend::end_step(long) {
   cuda_check(cudaStreamSynchronize(model_.stream()), "cudaStreamSynchronize (end of step)");
   step_end_s_ = wall_now_s();
-  out_.steps.push_back(finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
+  out_.steps.push_back(
+      finish_step(loss_, {step_start_s_, step_end_s_, clock_.take(step_end_s_), wait_s_, call_s_}));
 }
 
 void GpuBackend::drained() {
@@ -148,7 +158,8 @@ void GpuBackend::drained() {
 
 void GpuBackend::step_done(long step) {
   if (options_.check_consistency) {
-    check_weights_consistency(options_.schedule, step, options_.steps, model_.weights_to_host(), comm_, ranks_);
+    check_weights_consistency(options_.schedule, step, options_.steps, model_.weights_to_host(), comm_,
+                              ranks_);
     ++out_.consistency_checks;
   }
   report_progress(options_, rank_, step, out_.steps.back(), loop_start_s_);

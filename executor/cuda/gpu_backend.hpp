@@ -63,7 +63,7 @@ class GpuBackend {
   int rank_ = 0, ranks_ = 1;
   std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
   CudaStream comm_stream_;
-  std::vector<InFlight> collectives_;  // one per bucket, then the weights' / snapshot's
+  std::vector<InFlight> collectives_;     // one per bucket, then the weights' / snapshot's
   DeviceFloats snapshot_, snapshot_sum_;  // dasgd only
   InFlightClock clock_;
   std::vector<float> x_;

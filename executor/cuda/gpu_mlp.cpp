@@ -58,36 +58,40 @@ GpuMlp::GpuMlp(std::vector<int> widths, const std::vector<float>& initial_weight
 
 void GpuMlp::relu_forward(const float* x, float* y, int64_t count) {
   const float one = 1.0f, zero = 0.0f;
-  cudnn_check(cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
-              "cudnnSetTensor4dDescriptor");
-  cudnn_check(cudnnActivationForward(dnn_.get(), relu_.get(), &one, tensor_.get(), x, &zero, tensor_.get(), y),
-              "cudnnActivationForward");
+  cudnn_check(
+      cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
+      "cudnnSetTensor4dDescriptor");
+  cudnn_check(
+      cudnnActivationForward(dnn_.get(), relu_.get(), &one, tensor_.get(), x, &zero, tensor_.get(), y),
+      "cudnnActivationForward");
 }
 
 void GpuMlp::relu_backward(const float* y, const float* dy, const float* x, float* dx, int64_t count) {
   const float one = 1.0f, zero = 0.0f;
-  cudnn_check(cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
-              "cudnnSetTensor4dDescriptor");
   cudnn_check(
-      cudnnActivationBackward(dnn_.get(), relu_.get(), &one, tensor_.get(), y, tensor_.get(), dy, tensor_.get(), x, &zero, tensor_.get(), dx),
-      "cudnnActivationBackward");
+      cudnnSetTensor4dDescriptor(tensor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, int(count)),
+      "cudnnSetTensor4dDescriptor");
+  cudnn_check(cudnnActivationBackward(dnn_.get(), relu_.get(), &one, tensor_.get(), y, tensor_.get(), dy,
+                                      tensor_.get(), x, &zero, tensor_.get(), dx),
+              "cudnnActivationBackward");
 }
 
 float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks) {
   if (batch != batch_) throw RuntimeFailure("GpuMlp: batch differs from the one it was built for");
   const int L = layers();
   const float one = 1.0f, zero = 0.0f;
-  cuda_check(
-      cudaMemcpyAsync(inputs_[0].get(), x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice, stream_.get()),
-      "cudaMemcpyAsync (batch)");
+  cuda_check(cudaMemcpyAsync(inputs_[0].get(), x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice,
+                             stream_.get()),
+             "cudaMemcpyAsync (batch)");
   for (int l = 0; l < L; ++l) {
     const int in = widths_[l], out = widths_[l + 1];
     const float* w = weights_.get() + offsets_[l];
     const float* b = w + int64_t{in} * out;
-    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_T, CUBLAS_OP_N, out, batch, in, &one, w, in, inputs_[l].get(), in,
-                             &zero, pre_[l].get(), out),
+    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_T, CUBLAS_OP_N, out, batch, in, &one, w, in,
+                             inputs_[l].get(), in, &zero, pre_[l].get(), out),
                  "cublasSgemm (forward)");
-    cublas_check(cublasSger(blas_.get(), out, batch, &one, b, 1, ones_.get(), 1, pre_[l].get(), out), "cublasSger (bias)");
+    cublas_check(cublasSger(blas_.get(), out, batch, &one, b, 1, ones_.get(), 1, pre_[l].get(), out),
+                 "cublasSger (bias)");
     if (l + 1 < L) relu_forward(pre_[l].get(), inputs_[l + 1].get(), int64_t{batch} * out);
     if (hooks.poll) hooks.poll();
   }
@@ -108,17 +112,19 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
     float* dw = grads_.get() + offsets_[l];
     float* db = dw + int64_t{in} * out;
     // dW^T (in x out) = X^T delta; db = delta^T ones.
-    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_T, in, out, batch, &one, inputs_[l].get(), in, delta_.get(),
-                             out, &zero, dw, in),
+    cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_T, in, out, batch, &one, inputs_[l].get(),
+                             in, delta_.get(), out, &zero, dw, in),
                  "cublasSgemm (weight gradient)");
-    cublas_check(cublasSgemv(blas_.get(), CUBLAS_OP_N, out, batch, &one, delta_.get(), out, ones_.get(), 1, &zero, db, 1),
+    cublas_check(cublasSgemv(blas_.get(), CUBLAS_OP_N, out, batch, &one, delta_.get(), out, ones_.get(), 1,
+                             &zero, db, 1),
                  "cublasSgemv (bias gradient)");
     if (l > 0) {
       // dX^T (in x batch) = W^T delta^T, then through the ReLU of the previous layer.
-      cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_N, in, batch, out, &one, w, in, delta_.get(), out,
-                               &zero, scratch_.get(), in),
+      cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_N, in, batch, out, &one, w, in,
+                               delta_.get(), out, &zero, scratch_.get(), in),
                    "cublasSgemm (input gradient)");
-      relu_backward(inputs_[l].get(), scratch_.get(), pre_[l - 1].get(), delta_prev_.get(), int64_t{batch} * in);
+      relu_backward(inputs_[l].get(), scratch_.get(), pre_[l - 1].get(), delta_prev_.get(),
+                    int64_t{batch} * in);
       std::swap(delta_, delta_prev_);
     }
     if (hooks.backward_done) hooks.backward_done(l);

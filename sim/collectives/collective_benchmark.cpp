@@ -18,7 +18,8 @@ namespace dasim::collectives {
 
 std::vector<CollectiveSample> simulate_collective_sweep(const platform::PlatformSpec& spec,
                                                         const CollectiveOptions& options, Op op,
-                                                        const std::vector<double>& sizes_bytes, int concurrent,
+                                                        const std::vector<double>& sizes_bytes,
+                                                        int concurrent,
                                                         const std::function<void(size_t)>& on_size_done) {
   runtime::Simulation sim(spec);
   Communicator comm(spec, sim.platform(), options);
@@ -64,7 +65,8 @@ std::vector<CollectiveSample> run_collective_sweep(const platform::PlatformSpec&
   });
   std::vector<CollectiveSample> samples;
   for (const auto& row : nlohmann::json::parse(out))
-    samples.push_back({row[0].get<double>(), row[1].get<double>(), row[2].get<double>(), row[3].get<double>()});
+    samples.push_back(
+        {row[0].get<double>(), row[1].get<double>(), row[2].get<double>(), row[3].get<double>()});
   return samples;
 }
 

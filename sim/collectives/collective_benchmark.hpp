@@ -23,13 +23,15 @@ struct CollectiveSample {
 // time until all have finished.
 std::vector<CollectiveSample> simulate_collective_sweep(const platform::PlatformSpec& spec,
                                                         const CollectiveOptions& options, Op op,
-                                                        const std::vector<double>& sizes_bytes, int concurrent = 1,
+                                                        const std::vector<double>& sizes_bytes,
+                                                        int concurrent = 1,
                                                         const std::function<void(size_t)>& on_size_done = {});
 
 // Same, isolated in a child process.
 std::vector<CollectiveSample> run_collective_sweep(const platform::PlatformSpec& spec,
                                                    const CollectiveOptions& options, Op op,
-                                                   const std::vector<double>& sizes_bytes, int concurrent = 1);
+                                                   const std::vector<double>& sizes_bytes,
+                                                   int concurrent = 1);
 
 // min, min*factor, ... up to max (nccl-tests -b -e -f).
 std::vector<double> geometric_sizes(double min_bytes, double max_bytes, double factor);

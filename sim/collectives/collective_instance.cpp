@@ -9,7 +9,7 @@ namespace sg4 = simgrid::s4u;
 
 namespace dasim::collectives {
 namespace {
-int payload_token = 0;     // mailbox messages need a non-null payload; only their size matters
+int payload_token = 0;          // mailbox messages need a non-null payload; only their size matters
 int* received_token = nullptr;  // where receives store that payload pointer (never read)
 }  // namespace
 
@@ -23,7 +23,9 @@ int MailboxSlots::acquire() {
 CollectiveInstance::CollectiveInstance(Op op_, double bytes_, std::shared_ptr<MailboxSlots> slots_)
     : op(op_), bytes(bytes_), slots(std::move(slots_)), slot(slots->acquire()) {}
 
-CollectiveInstance::~CollectiveInstance() { slots->release(slot); }
+CollectiveInstance::~CollectiveInstance() {
+  slots->release(slot);
+}
 
 sg4::Mailbox* CollectiveInstance::mailbox(int rank, int channel) const {
   return sg4::Mailbox::by_name(fmt::format("coll{}/r{}/c{}", slot, rank, channel));

@@ -24,8 +24,12 @@ namespace dasim::collectives {
 
 constexpr int kRingChannel = 0;
 constexpr int kInterRingChannel = 1;
-constexpr int tree_up_channel(int tree) { return 2 + 2 * tree; }
-constexpr int tree_down_channel(int tree) { return 3 + 2 * tree; }
+constexpr int tree_up_channel(int tree) {
+  return 2 + 2 * tree;
+}
+constexpr int tree_down_channel(int tree) {
+  return 3 + 2 * tree;
+}
 constexpr int kFirstRingChannel = 8;  // ring channel k uses mailbox channel 8 + k
 
 // Mailbox name slots of the collectives in flight; a slot is free again when its collective ends.
@@ -89,8 +93,8 @@ int ring_phase_messages(const CollectiveOptions& options, int ring_size);
 // One ring phase (reduce-scatter when `reduce`, all-gather otherwise) over a ring of `ring_size`
 // ranks in which each step moves `share_bytes` from each rank to `next`; the phase's receives
 // come from `inbox` (posted on `channel`).
-void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size, double share_bytes,
-                    int channel, bool reduce, Inbox& inbox);
+void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size,
+                    double share_bytes, int channel, bool reduce, Inbox& inbox);
 
 // Pipelined chain broadcast from the ring's first rank (`is_root`); `is_last` ranks do not forward.
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes);

@@ -55,18 +55,18 @@ inline constexpr EnumNames<Progress, 5> kProgressNames{{{
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;
   Granularity granularity = Granularity::coarse;
-  int chunks_per_step = 1;          // fine ring: pipelined pieces per ring step
+  int chunks_per_step = 1;            // fine ring: pipelined pieces per ring step
   double tree_chunk_bytes = 4 << 20;  // tree: pipeline chunk (NCCL-like)
   int tree_max_chunks = 64;           // tree: cap on pipeline depth (event count)
   // ring: rings run side by side, each on 1/channels of the buffer and leaving every node through
   // a different NIC, as NCCL's channels do. 0 = one per NIC of a node; 1 = a single flat ring.
   int ring_channels = 0;
   Progress progress = Progress::async;
-  bool reduction_compute = false;     // add reduction time (3 x bytes / memory bandwidth)
-  double memory_bandwidth_Bps = 0;    // used when reduction_compute is on
+  bool reduction_compute = false;   // add reduction time (3 x bytes / memory bandwidth)
+  double memory_bandwidth_Bps = 0;  // used when reduction_compute is on
 };
 
-Op parse_op(const std::string& text);               // throws InputError on an unknown name
+Op parse_op(const std::string& text);                // throws InputError on an unknown name
 Algorithm parse_algorithm(const std::string& text);  // throws InputError on an unknown name
 std::string to_string(Op op);
 std::string to_string(Algorithm algorithm);

@@ -16,7 +16,8 @@ namespace sg4 = simgrid::s4u;
 
 namespace dasim::collectives {
 
-PendingCollective::PendingCollective(int parts, double started_at, std::shared_ptr<const double> all_started_at)
+PendingCollective::PendingCollective(int parts, double started_at,
+                                     std::shared_ptr<const double> all_started_at)
     : parts_left_(parts),
       started_at_(started_at),
       all_started_at_(std::move(all_started_at)),
@@ -86,27 +87,30 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
 }
 
 void Communicator::check_call(int rank, double bytes) const {
-  if (rank < 0 || rank >= size()) throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
+  if (rank < 0 || rank >= size())
+    throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
   if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
 }
 
 std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {
-  auto joined = instances_.join(rank, [&] { return std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_); });
+  auto joined =
+      instances_.join(rank, [&] { return std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_); });
   const auto& instance = joined.object;
   if (instance->op != op || instance->bytes != bytes)
-    throw std::logic_error(fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes",
-                                       rank, joined.call, to_string(op), bytes, to_string(instance->op),
-                                       instance->bytes));
+    throw std::logic_error(
+        fmt::format("rank {} started collective #{} as {} of {} bytes, others as {} of {} bytes", rank,
+                    joined.call, to_string(op), bytes, to_string(instance->op), instance->bytes));
   if (joined.last) *instance->all_started_at = sg4::Engine::get_clock();  // it can run from now
   return instance;
 }
 
 std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double bytes) {
   check_call(rank, bytes);
-  auto joined = polled_rings_.join(rank, [&] { return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes); });
+  auto joined = polled_rings_.join(
+      rank, [&] { return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes); });
   if (joined.object->bytes() != bytes)
-    throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}", rank,
-                                       joined.call, bytes, joined.object->bytes()));
+    throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}",
+                                       rank, joined.call, bytes, joined.object->bytes()));
   return joined.object;
 }
 
@@ -116,7 +120,8 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
   if (size() == 1) return std::make_shared<PendingCollective>(0, now);
   auto instance = instance_for(rank, op, bytes);
   std::vector<PartBody> bodies = part_bodies(rank, op, bytes);
-  auto pending = std::make_shared<PendingCollective>(static_cast<int>(bodies.size()), now, instance->all_started_at);
+  auto pending =
+      std::make_shared<PendingCollective>(static_cast<int>(bodies.size()), now, instance->all_started_at);
   for (auto& body : bodies)
     sg4::Actor::create("coll", hosts_[size_t(rank)], [this, instance, rank, pending, body] {
       PartContext ctx{*instance, hosts_, options_, rank};
@@ -137,18 +142,23 @@ std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, d
       if (options_.algorithm != Algorithm::ring)
         throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
       return {broadcast_body(rank, bytes)};
-    case Op::allreduce: break;
+    case Op::allreduce:
+      break;
   }
   switch (options_.algorithm) {
-    case Algorithm::ring: return ring_bodies(bytes, true, true);
-    case Algorithm::tree: return tree_bodies(bytes);
-    case Algorithm::hierarchical: return {hierarchical_body(bytes)};
+    case Algorithm::ring:
+      return ring_bodies(bytes, true, true);
+    case Algorithm::tree:
+      return tree_bodies(bytes);
+    case Algorithm::hierarchical:
+      return {hierarchical_body(bytes)};
   }
   throw std::logic_error("unhandled collective algorithm");
 }
 
 // Ring algorithms run one part per channel, each on its own ring with 1/channels of the data.
-std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const {
+std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool reduce_scatter,
+                                                              bool all_gather) const {
   std::vector<PartBody> bodies;
   const int p = size();
   const double share = bytes / p / static_cast<double>(rings_.size());
@@ -183,8 +193,10 @@ std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   const auto& trees = trees_;
   std::vector<PartBody> bodies;
   for (int t = 0; t < 2; ++t) {
-    bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
-    bodies.push_back([&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
+    bodies.push_back(
+        [&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
+    bodies.push_back(
+        [&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
   }
   return bodies;
 }
@@ -201,10 +213,14 @@ Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
     post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
     post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
     const double share = bytes / g / n;
-    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true, intra_inbox);
-    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true, inter_inbox);
-    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false, inter_inbox);
-    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false, intra_inbox);
+    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true,
+                   intra_inbox);
+    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true,
+                   inter_inbox);
+    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false,
+                   inter_inbox);
+    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false,
+                   intra_inbox);
   };
 }
 

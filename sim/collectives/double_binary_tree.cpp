@@ -13,7 +13,8 @@ namespace dasim::collectives {
 namespace {
 
 int chunk_count(const CollectiveOptions& options, double bytes) {
-  return std::clamp(static_cast<int>(std::ceil(bytes / options.tree_chunk_bytes)), 1, options.tree_max_chunks);
+  return std::clamp(static_cast<int>(std::ceil(bytes / options.tree_chunk_bytes)), 1,
+                    options.tree_max_chunks);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ std::vector<int> best_intra_node_cycle(const platform::PlatformSpec& spec) {
   std::vector<std::vector<double>> bw(g, std::vector<double>(g, 0));
   for (int a = 0; a < g; ++a)
     for (int b = 0; b < g; ++b)
-      if (a != b) bw[a][b] = platform::route_figures(spec, platform::gpu_to_gpu_route(spec, a, b)).bandwidth_Bps;
+      if (a != b)
+        bw[a][b] = platform::route_figures(spec, platform::gpu_to_gpu_route(spec, a, b)).bandwidth_Bps;
   std::vector<int> best = order;
   double best_min = -1, best_sum = -1;
   // Fix GPU 0 first; permute the rest. Maximise the slowest hop, then the total (ties broken by

@@ -24,8 +24,8 @@ int ring_phase_messages(const CollectiveOptions& options, int ring_size) {
   return options.granularity == Granularity::coarse ? 1 : ring_size - 1;
 }
 
-void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size, double share_bytes,
-                    int channel, bool reduce, Inbox& inbox) {
+void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size,
+                    double share_bytes, int channel, bool reduce, Inbox& inbox) {
   if (ring_size <= 1) return;
   const int steps = ring_size - 1;
   const double reduce_s = reduce ? reduction_time_s(ctx.options, share_bytes) : 0;

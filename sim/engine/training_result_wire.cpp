@@ -13,9 +13,12 @@ std::string to_wire(const TrainingResult& r) {
     for (const auto& e : rank.events) events.push_back({e.name, e.category, e.begin, e.end});
     trace.push_back({{"rank", rank.rank}, {"events", std::move(events)}});
   }
-  const nlohmann::json j{{"iter_time_s", r.iter_time_s},       {"compute_s", r.compute_s},
-                         {"comm_s", r.comm_s},                 {"exposed_comm_s", r.exposed_comm_s},
-                         {"step_compute_s", r.step_compute_s}, {"measured_iterations", r.measured_iterations},
+  const nlohmann::json j{{"iter_time_s", r.iter_time_s},
+                         {"compute_s", r.compute_s},
+                         {"comm_s", r.comm_s},
+                         {"exposed_comm_s", r.exposed_comm_s},
+                         {"step_compute_s", r.step_compute_s},
+                         {"measured_iterations", r.measured_iterations},
                          {"trace", std::move(trace)}};
   return j.dump();
 }

@@ -18,7 +18,7 @@ namespace dasim::engine {
 TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
   const auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
-                                         config.batch_per_gpu, config.schedule.bucket_cap_bytes);
+                                       config.batch_per_gpu, config.schedule.bucket_cap_bytes);
   const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
   const int measured =
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
@@ -40,7 +40,8 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     workers.push_back(
         std::make_unique<workers::Worker>(setup, plan, config.schedule, comm, records[size_t(rank)]));
     auto* worker = workers.back().get();
-    sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)], [worker] { (*worker)(); });
+    sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)],
+                       [worker] { (*worker)(); });
   }
   sim.engine().run();
 
@@ -68,7 +69,8 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   result.comm_s /= per;
   result.exposed_comm_s /= per;
   for (size_t rank = 0; rank < records.size(); ++rank)
-    if (records[rank].trace) result.trace.push_back({static_cast<int>(rank), std::move(records[rank].events)});
+    if (records[rank].trace)
+      result.trace.push_back({static_cast<int>(rank), std::move(records[rank].events)});
   return result;
 }
 

@@ -53,5 +53,4 @@ struct TrainingResult {
 // Simulates in the calling process (one SimGrid engine: wrap in run_isolated).
 TrainingResult simulate_training(const TrainingConfig& config);
 
-
 }  // namespace dasim::engine

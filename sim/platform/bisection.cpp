@@ -11,7 +11,8 @@ double bisection_bandwidth_Bps(const PlatformSpec& spec) {
   const int half = spec.nodes / 2;
   if (spec.nodes < 2) return 0;
   switch (spec.fabric.topology) {
-    case FabricTopology::star: return half * node_Bps;
+    case FabricTopology::star:
+      return half * node_Bps;
     case FabricTopology::fat_tree:
       // Within one switch: non-blocking. Across the spine: uplink capacity is 1/r of the downlinks.
       if (spec.nodes <= spec.fabric.switch_radix) return half * node_Bps;

@@ -18,8 +18,8 @@ void configure_network_model(const PlatformSpec& spec) {
 std::string describe_network_model(const NetworkModelSpec& network) {
   // The factors SimGrid 3.32 applies by default: none for CM02, LV08's for LV08.
   const bool lv08 = network.model == "LV08";
-  return fmt::format("SimGrid {}, latency factor {}, bandwidth factor {}, {}, no TCP-gamma cap", network.model,
-                     lv08 ? "13.01" : "1", lv08 ? "0.97" : "1",
+  return fmt::format("SimGrid {}, latency factor {}, bandwidth factor {}, {}, no TCP-gamma cap",
+                     network.model, lv08 ? "13.01" : "1", lv08 ? "0.97" : "1",
                      network.crosstraffic ? "cross-traffic on" : "no cross-traffic");
 }
 

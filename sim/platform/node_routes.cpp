@@ -28,7 +28,8 @@ void append_switch_to_switch(const PcieSpec& pcie, int from, int to, std::vector
   const auto& sf = pcie.switches[from];
   const auto& st = pcie.switches[to];
   route.push_back({"pcie-uplink-" + sf.name, LinkClass::pcie_uplink, true});
-  if (sf.socket != st.socket) route.push_back({"inter-socket", LinkClass::inter_socket, sf.socket < st.socket});
+  if (sf.socket != st.socket)
+    route.push_back({"inter-socket", LinkClass::inter_socket, sf.socket < st.socket});
   route.push_back({"pcie-uplink-" + st.name, LinkClass::pcie_uplink, false});
 }
 
@@ -71,10 +72,14 @@ std::vector<NodeLinkRef> gpu_to_nic_route(const PlatformSpec& spec, int gpu) {
 
 LinkSpec node_link_spec(const PlatformSpec& spec, const NodeLinkRef& ref) {
   switch (ref.cls) {
-    case LinkClass::pcie_gpu: return spec.pcie->gpu_link;
-    case LinkClass::pcie_uplink: return spec.pcie->switch_uplink;
-    case LinkClass::inter_socket: return spec.pcie->inter_socket.value();
-    case LinkClass::nvswitch_port: return spec.nvswitch->port;
+    case LinkClass::pcie_gpu:
+      return spec.pcie->gpu_link;
+    case LinkClass::pcie_uplink:
+      return spec.pcie->switch_uplink;
+    case LinkClass::inter_socket:
+      return spec.pcie->inter_socket.value();
+    case LinkClass::nvswitch_port:
+      return spec.nvswitch->port;
     case LinkClass::nvlink:
       for (const auto& p : spec.nvlink->pairs)
         if (ref.name == fmt::format("nvlink-{}-{}", p.a, p.b)) {
@@ -109,7 +114,8 @@ std::string connection_label(const PlatformSpec& spec, int a, int b) {
     for (const auto& p : spec.nvlink->pairs)
       if (p.a == std::min(a, b) && p.b == std::max(a, b)) return fmt::format("NV{}", p.links);
   }
-  bool sys = std::any_of(route.begin(), route.end(), [](auto& r) { return r.cls == LinkClass::inter_socket; });
+  bool sys =
+      std::any_of(route.begin(), route.end(), [](auto& r) { return r.cls == LinkClass::inter_socket; });
   if (sys) return "SYS";
   return route.size() == 2 ? "PIX" : "NODE";
 }

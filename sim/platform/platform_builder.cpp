@@ -15,7 +15,8 @@ namespace dasim::platform {
 namespace {
 
 sg4::Link::SharingPolicy policy_of(Sharing sharing) {
-  return sharing == Sharing::shared ? sg4::Link::SharingPolicy::SHARED : sg4::Link::SharingPolicy::SPLITDUPLEX;
+  return sharing == Sharing::shared ? sg4::Link::SharingPolicy::SHARED
+                                    : sg4::Link::SharingPolicy::SPLITDUPLEX;
 }
 
 // Creates the links of one node lazily, by local name, so that only links some route uses exist.
@@ -64,7 +65,9 @@ class NodeLinks {
 
 }  // namespace
 
-std::string gpu_host_name(int node, int gpu) { return fmt::format("n{}g{}", node, gpu); }
+std::string gpu_host_name(int node, int gpu) {
+  return fmt::format("n{}g{}", node, gpu);
+}
 
 BuiltPlatform build_platform(const PlatformSpec& spec) {
   BuiltPlatform built;
@@ -72,7 +75,9 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
   built.gpus_per_node = spec.gpus_per_node;
   built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
 
-  auto make_node = [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) -> std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> {
+  auto make_node = [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/,
+                       unsigned long node_id)
+      -> std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> {
     if (node_id >= static_cast<unsigned long>(spec.nodes)) {
       // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
       return {fabric->create_router(fmt::format("unused-port{}", node_id)), nullptr};
@@ -93,8 +98,8 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
       for (int b = a + 1; b < spec.gpus_per_node; ++b)
         zone->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
                         links.route(gpu_to_gpu_route(spec, a, b)), true);
-      zone->add_route(hosts[a]->get_netpoint(), gateway, nullptr, nullptr, links.route(gpu_to_nic_route(spec, a)),
-                      true);
+      zone->add_route(hosts[a]->get_netpoint(), gateway, nullptr, nullptr,
+                      links.route(gpu_to_nic_route(spec, a)), true);
     }
     zone->seal();
     return {zone->get_netpoint(), gateway};
@@ -109,7 +114,8 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
     case FabricTopology::star: {
       // A single non-blocking switch: a one-level fat-tree whose only switch has one port per node.
       sg4::FatTreeParams params(1, {static_cast<unsigned>(spec.nodes)}, {1}, {1});
-      fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+      fabric =
+          sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
       break;
     }
     case FabricTopology::fat_tree: {
@@ -117,14 +123,16 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
       const unsigned nodes = static_cast<unsigned>(spec.nodes);
       if (nodes <= radix) {
         sg4::FatTreeParams params(1, {nodes}, {1}, {1});
-        fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+        fabric =
+            sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
       } else {
         // Two levels: leaf switches with `radix` node ports and radix / oversubscription uplinks,
         // one to each spine switch.
         const unsigned leaves = (nodes + radix - 1) / radix;
         const unsigned spines = static_cast<unsigned>(std::lround(radix / spec.fabric.oversubscription));
         sg4::FatTreeParams params(2, {radix, leaves}, {1, spines}, {1, 1});
-        fabric = sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+        fabric =
+            sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
       }
       break;
     }

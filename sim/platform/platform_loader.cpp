@@ -29,12 +29,14 @@ LinkSpec read_link(ObjectReader link) {
     if (!preset) {
       std::vector<std::string> names;
       for (const auto& p : link_presets()) names.push_back(p.name);
-      link.fail("preset", fmt::format("unknown link preset \"{}\" (known: {})", *preset_name, fmt::join(names, ", ")));
+      link.fail("preset",
+                fmt::format("unknown link preset \"{}\" (known: {})", *preset_name, fmt::join(names, ", ")));
     }
   }
   auto bandwidth = link.optional_bandwidth_Bps("bandwidth");
   auto latency = link.optional_time_s("latency");
-  if (!bandwidth && !preset) link.fail("bandwidth", "required key is missing (give \"bandwidth\" or a \"preset\")");
+  if (!bandwidth && !preset)
+    link.fail("bandwidth", "required key is missing (give \"bandwidth\" or a \"preset\")");
   if (!latency && !preset) link.fail("latency", "required key is missing (give \"latency\" or a \"preset\")");
   spec.bandwidth_Bps = bandwidth ? *bandwidth : preset->bandwidth_Bps;
   spec.latency_s = latency ? *latency : preset->latency_s;
@@ -49,7 +51,8 @@ std::vector<int> read_gpu_list(ObjectReader& reader, const std::string& key, int
   reader.array(key, [&](const nlohmann::json& v, const std::string& path) {
     int64_t g = json_integer(v, reader.file(), path);
     if (g < 0 || g >= gpus_per_node)
-      throw InputError(reader.file(), path, fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
+      throw InputError(reader.file(), path,
+                       fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
     gpus.push_back(static_cast<int>(g));
   });
   return gpus;
@@ -66,7 +69,8 @@ PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
     ObjectReader sw(v, pcie.file(), path);
     PcieSwitchSpec s;
     s.name = sw.string("name");
-    if (!names.insert(s.name).second) sw.fail("name", fmt::format("duplicate PCIe switch name \"{}\"", s.name));
+    if (!names.insert(s.name).second)
+      sw.fail("name", fmt::format("duplicate PCIe switch name \"{}\"", s.name));
     auto socket = sw.integer("socket");
     if (socket < 0 || socket > 1) sw.fail("socket", "expected socket 0 or 1");
     s.socket = static_cast<int>(socket);
@@ -80,7 +84,8 @@ PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
   if (spec.switches.empty()) pcie.fail("switches", "expected at least one PCIe switch");
   for (int g = 0; g < gpus_per_node; ++g)
     if (!owner.count(g)) pcie.fail("switches", fmt::format("GPU {} is under no PCIe switch", g));
-  bool two_sockets = std::any_of(spec.switches.begin(), spec.switches.end(), [](auto& s) { return s.socket == 1; });
+  bool two_sockets =
+      std::any_of(spec.switches.begin(), spec.switches.end(), [](auto& s) { return s.socket == 1; });
   if (two_sockets && !spec.inter_socket)
     pcie.fail("inter_socket", "required when switches sit on two sockets (QPI/UPI/xGMI link)");
   pcie.finish();
@@ -100,7 +105,8 @@ NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
     p.links = static_cast<int>(json_integer(v[2], nvlink.file(), path + "[2]"));
     for (int g : {p.a, p.b})
       if (g < 0 || g >= gpus_per_node)
-        throw InputError(nvlink.file(), path, fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
+        throw InputError(nvlink.file(), path,
+                         fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
     if (p.a == p.b) throw InputError(nvlink.file(), path, "an NVLink pair needs two different GPUs");
     if (p.links <= 0) throw InputError(nvlink.file(), path + "[2]", "expected a positive link count");
     if (p.a > p.b) std::swap(p.a, p.b);
@@ -119,11 +125,13 @@ FabricSpec read_fabric(ObjectReader fabric) {
   if (spec.topology == FabricTopology::fat_tree) {
     spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
     spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
-    if (spec.oversubscription < 1.0) fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
+    if (spec.oversubscription < 1.0)
+      fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
     double uplinks = spec.switch_radix / spec.oversubscription;
     if (uplinks < 1.0 || std::abs(uplinks - std::round(uplinks)) > 1e-9)
-      fabric.fail("oversubscription",
-                  fmt::format("switch_radix / oversubscription = {} must be a whole number of uplinks", uplinks));
+      fabric.fail(
+          "oversubscription",
+          fmt::format("switch_radix / oversubscription = {} must be a whole number of uplinks", uplinks));
   }
   if (spec.topology == FabricTopology::torus) {
     const auto& dims = fabric.raw("dimensions");
@@ -164,17 +172,23 @@ std::vector<int> torus_dimensions(const FabricSpec& fabric, int nodes) {
   return dims;
 }
 
-std::string to_string(FabricTopology topology) { return std::string(kFabricTopologyNames.name(topology)); }
+std::string to_string(FabricTopology topology) {
+  return std::string(kFabricTopologyNames.name(topology));
+}
 
-std::string to_string(Sharing sharing) { return std::string(kSharingNames.name(sharing)); }
+std::string to_string(Sharing sharing) {
+  return std::string(kSharingNames.name(sharing));
+}
 
 void validate_platform(const PlatformSpec& spec) {
   const std::string& f = spec.file;
   if (spec.nodes <= 0 || spec.nodes > kMaxNodes)
     throw InputError(f, "nodes", fmt::format("expected 1..{} nodes, got {}", kMaxNodes, spec.nodes));
   if (spec.gpus_per_node > 1 && !spec.pcie && !spec.nvlink && !spec.nvswitch)
-    throw InputError(f, "node", fmt::format("{} GPUs per node need an intra-node interconnect (pcie, nvlink or nvswitch)",
-                                            spec.gpus_per_node));
+    throw InputError(
+        f, "node",
+        fmt::format("{} GPUs per node need an intra-node interconnect (pcie, nvlink or nvswitch)",
+                    spec.gpus_per_node));
   if (spec.nvlink && !spec.nvswitch && !spec.pcie) {
     // Pairs without NVLink fall back to PCIe; without PCIe every pair must have NVLink.
     std::set<std::pair<int, int>> linked;
@@ -182,9 +196,10 @@ void validate_platform(const PlatformSpec& spec) {
     for (int a = 0; a < spec.gpus_per_node; ++a)
       for (int b = a + 1; b < spec.gpus_per_node; ++b)
         if (!linked.count({a, b}))
-          throw InputError(f, "node.nvlink.pairs",
-                           fmt::format("GPUs {} and {} have no NVLink and the node has no pcie section to fall back on",
-                                       a, b));
+          throw InputError(
+              f, "node.nvlink.pairs",
+              fmt::format("GPUs {} and {} have no NVLink and the node has no pcie section to fall back on", a,
+                          b));
   }
   if (spec.nics.empty()) throw InputError(f, "node.nics", "expected at least one NIC");
   std::vector<int> served(spec.gpus_per_node, -1);
@@ -202,19 +217,23 @@ void validate_platform(const PlatformSpec& spec) {
     }
     for (int g : nic.gpus) {
       if (served[g] >= 0)
-        throw InputError(f, path + ".gpus", fmt::format("GPU {} already uses NIC \"{}\"", g, spec.nics[served[g]].name));
+        throw InputError(f, path + ".gpus",
+                         fmt::format("GPU {} already uses NIC \"{}\"", g, spec.nics[served[g]].name));
       served[g] = static_cast<int>(i);
     }
   }
   for (int g = 0; g < spec.gpus_per_node; ++g)
-    if (served[g] < 0) throw InputError(f, "node.nics", fmt::format("GPU {} is served by no NIC (list it in a NIC's gpus)", g));
+    if (served[g] < 0)
+      throw InputError(f, "node.nics",
+                       fmt::format("GPU {} is served by no NIC (list it in a NIC's gpus)", g));
   if (spec.fabric.topology == FabricTopology::torus) {
     auto dims = torus_dimensions(spec.fabric, spec.nodes);
     long product = 1;
     for (int d : dims) product *= d;
     if (product != spec.nodes)
-      throw InputError(f, "fabric.dimensions",
-                       fmt::format("torus {} holds {} nodes, not {}", fmt::join(dims, "x"), product, spec.nodes));
+      throw InputError(
+          f, "fabric.dimensions",
+          fmt::format("torus {} holds {} nodes, not {}", fmt::join(dims, "x"), product, spec.nodes));
   }
 }
 
@@ -232,7 +251,8 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
 
   ObjectReader node = top.object("node");
   auto gpus = node.positive_integer("gpus");
-  if (gpus > kMaxGpusPerNode) node.fail("gpus", fmt::format("expected at most {} GPUs per node", kMaxGpusPerNode));
+  if (gpus > kMaxGpusPerNode)
+    node.fail("gpus", fmt::format("expected at most {} GPUs per node", kMaxGpusPerNode));
   spec.gpus_per_node = static_cast<int>(gpus);
 
   ObjectReader gpu = node.object("gpu");

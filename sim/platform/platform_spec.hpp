@@ -25,8 +25,8 @@ struct LinkSpec {
 
 struct GpuSpec {
   std::string model;
-  double speed_flops = 0;       // SimGrid host speed: the GPU's effective FLOP/s
-  std::string calibration;      // calibration file, resolved relative to the platform file
+  double speed_flops = 0;   // SimGrid host speed: the GPU's effective FLOP/s
+  std::string calibration;  // calibration file, resolved relative to the platform file
 };
 
 struct PcieSwitchSpec {
@@ -38,7 +38,7 @@ struct PcieSwitchSpec {
 // GPUs under PCIe switches, each switch uplinked to its CPU socket's root complex, sockets joined
 // by an inter-socket link (QPI/UPI/xGMI).
 struct PcieSpec {
-  LinkSpec gpu_link;      // GPU <-> its switch
+  LinkSpec gpu_link;       // GPU <-> its switch
   LinkSpec switch_uplink;  // switch <-> root complex
   std::optional<LinkSpec> inter_socket;
   std::vector<PcieSwitchSpec> switches;
@@ -78,8 +78,8 @@ struct FabricSpec {
   // rails x bandwidth (rail-optimised fabrics keep rails apart; this is exact when all rails carry
   // equal load, which collectives do).
   LinkSpec link;
-  int switch_radix = 0;           // fat_tree: nodes per leaf switch
-  double oversubscription = 1.0;  // fat_tree: leaf downlink / uplink capacity
+  int switch_radix = 0;               // fat_tree: nodes per leaf switch
+  double oversubscription = 1.0;      // fat_tree: leaf downlink / uplink capacity
   std::vector<int> torus_dimensions;  // torus: explicit sizes, or empty with torus_rank set
   int torus_rank = 0;                 // torus: 2 or 3 -> dimensions factored from the node count
 };

@@ -35,9 +35,9 @@ PlatformSpec single_gpu(const PlatformSpec& spec) {
 }
 
 const std::vector<std::string>& sweep_parameters() {
-  static const std::vector<std::string> names{"inter_node_bandwidth", "nic_bandwidth",    "fabric_bandwidth",
-                                              "nvlink_bandwidth",     "nvswitch_bandwidth", "pcie_bandwidth",
-                                              "fabric_latency",       "nic_latency",      "oversubscription"};
+  static const std::vector<std::string> names{
+      "inter_node_bandwidth", "nic_bandwidth",  "fabric_bandwidth", "nvlink_bandwidth", "nvswitch_bandwidth",
+      "pcie_bandwidth",       "fabric_latency", "nic_latency",      "oversubscription"};
   return names;
 }
 
@@ -59,7 +59,8 @@ void apply_sweep(PlatformSpec& spec, const std::string& parameter, double value)
   };
   if (parameter == "inter_node_bandwidth" || parameter == "nic_bandwidth")
     for (auto& nic : spec.nics) nic.link.bandwidth_Bps = value;
-  if (parameter == "inter_node_bandwidth" || parameter == "fabric_bandwidth") spec.fabric.link.bandwidth_Bps = value;
+  if (parameter == "inter_node_bandwidth" || parameter == "fabric_bandwidth")
+    spec.fabric.link.bandwidth_Bps = value;
   if (parameter == "nvlink_bandwidth") {
     if (!spec.nvlink) missing("nvlink section");
     spec.nvlink->link.bandwidth_Bps = value;

@@ -9,13 +9,21 @@ nlohmann::json chrome_trace_events(const std::vector<engine::RankTrace>& trace, 
   for (const auto& rank_trace : trace) {
     const int rank = rank_trace.rank;
     const int node = rank / gpus_per_node, gpu = rank % gpus_per_node;
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", node}, {"tid", gpu},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", node},
+                      {"tid", gpu},
                       {"args", {{"name", fmt::format("rank {} (n{}g{})", rank, node, gpu)}}}});
     for (const auto& e : rank_trace.events) {
       // Collectives overlap compute on the same GPU: put them on a second row of the process.
       int tid = e.category == "comm" ? gpu + 1000 : gpu;
-      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"pid", node}, {"tid", tid},
-                        {"ts", e.begin * 1e6}, {"dur", (e.end - e.begin) * 1e6}});
+      events.push_back({{"name", e.name},
+                        {"cat", e.category},
+                        {"ph", "X"},
+                        {"pid", node},
+                        {"tid", tid},
+                        {"ts", e.begin * 1e6},
+                        {"dur", (e.end - e.begin) * 1e6}});
     }
   }
   return events;

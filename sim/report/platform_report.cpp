@@ -20,12 +20,18 @@ using namespace platform;
 
 const char* class_name(LinkClass c) {
   switch (c) {
-    case LinkClass::pcie_gpu: return "PCIe GPU<->switch";
-    case LinkClass::pcie_uplink: return "PCIe switch uplink";
-    case LinkClass::inter_socket: return "inter-socket";
-    case LinkClass::nvlink: return "NVLink pair";
-    case LinkClass::nvswitch_port: return "NVSwitch port";
-    case LinkClass::nic: return "NIC";
+    case LinkClass::pcie_gpu:
+      return "PCIe GPU<->switch";
+    case LinkClass::pcie_uplink:
+      return "PCIe switch uplink";
+    case LinkClass::inter_socket:
+      return "inter-socket";
+    case LinkClass::nvlink:
+      return "NVLink pair";
+    case LinkClass::nvswitch_port:
+      return "NVSwitch port";
+    case LinkClass::nic:
+      return "NIC";
   }
   return "?";
 }
@@ -34,15 +40,18 @@ std::string fabric_description(const PlatformSpec& spec) {
   const auto& f = spec.fabric;
   std::string text;
   switch (f.topology) {
-    case FabricTopology::star: text = fmt::format("star: one non-blocking switch, {} ports", spec.nodes); break;
+    case FabricTopology::star:
+      text = fmt::format("star: one non-blocking switch, {} ports", spec.nodes);
+      break;
     case FabricTopology::fat_tree: {
       if (spec.nodes <= f.switch_radix) {
         text = fmt::format("fat-tree, 1 level: one switch with {} node ports", spec.nodes);
       } else {
         int leaves = (spec.nodes + f.switch_radix - 1) / f.switch_radix;
         int spines = static_cast<int>(std::lround(f.switch_radix / f.oversubscription));
-        text = fmt::format("fat-tree, 2 levels: {} leaf switches x {} node ports, {} spines, oversubscription {}:1",
-                           leaves, f.switch_radix, spines, f.oversubscription);
+        text = fmt::format(
+            "fat-tree, 2 levels: {} leaf switches x {} node ports, {} spines, oversubscription {}:1", leaves,
+            f.switch_radix, spines, f.oversubscription);
       }
       break;
     }
@@ -111,16 +120,17 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
       }
       out += "\n";
     }
-    out += "  Legend: NV<k> = k NVLinks, NVS = NVSwitch, PIX = same PCIe switch, NODE = PCIe via the root\n"
-           "  complex, SYS = PCIe across the inter-socket link.\n";
+    out +=
+        "  Legend: NV<k> = k NVLinks, NVS = NVSwitch, PIX = same PCIe switch, NODE = PCIe via the root\n"
+        "  complex, SYS = PCIe across the inter-socket link.\n";
   }
   if (spec.nodes > 1) {
     out += "\nInter-node paths (GPU of node 0 -> same GPU of the farthest node):\n";
     for (int a = 0; a < g; ++a) {
       const auto& r = routes.across_fabric[size_t(a)];
-      out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a, spec.nodes - 1, a,
-                         r.hops, units::format_bandwidth(r.bandwidth_Bps), units::format_time(r.latency_s),
-                         spec.nics[nic_of_gpu(spec, a)].name);
+      out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a,
+                         spec.nodes - 1, a, r.hops, units::format_bandwidth(r.bandwidth_Bps),
+                         units::format_time(r.latency_s), spec.nics[nic_of_gpu(spec, a)].name);
     }
   }
   return out;

@@ -30,7 +30,8 @@ void run_script(const std::vector<std::string>& args) {
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw RuntimeFailure(fmt::format("{} failed (exit status {})", args[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+    throw RuntimeFailure(
+        fmt::format("{} failed (exit status {})", args[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ std::string analysis_dir() {
   // the sources in the build tree (analysis/CMakeLists.txt), so no source path is compiled in.
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw RuntimeFailure("cannot locate the dasim binary (/proc/self/exe) to find the analysis scripts");
+  if (ec)
+    throw RuntimeFailure("cannot locate the dasim binary (/proc/self/exe) to find the analysis scripts");
   return (exe.parent_path().parent_path() / "share" / "dasim" / "analysis").string();
 }
 

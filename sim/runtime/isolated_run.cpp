@@ -97,10 +97,14 @@ std::string finish_child(Child& child) {
   char kind = child.data[0];
   std::string text = child.data.substr(1);
   switch (kind) {
-    case '0': return text;
-    case '2': throw InputError(text);
-    case '1': throw RuntimeFailure(text);
-    default: throw RuntimeFailure("simulation failed: " + text);
+    case '0':
+      return text;
+    case '2':
+      throw InputError(text);
+    case '1':
+      throw RuntimeFailure(text);
+    default:
+      throw RuntimeFailure("simulation failed: " + text);
   }
 }
 
@@ -125,8 +129,8 @@ std::string run_isolated(const std::function<std::string()>& body) {
   return finish_child(running.at(0));
 }
 
-std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies, int jobs,
-                                               const std::function<void(size_t)>& on_done) {
+std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
+                                               int jobs, const std::function<void(size_t)>& on_done) {
   std::vector<std::string> results(bodies.size());
   std::map<size_t, Child> running;
   std::exception_ptr first_error;

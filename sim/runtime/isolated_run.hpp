@@ -17,7 +17,7 @@ std::string run_isolated(const std::function<std::string()>& body);
 // Runs `bodies` with at most `jobs` children at a time; results in input order. `on_done(i)` is
 // called in the parent as each finishes (progress reporting). The first failure is rethrown after
 // the running children have finished.
-std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies, int jobs,
-                                               const std::function<void(size_t)>& on_done = {});
+std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
+                                               int jobs, const std::function<void(size_t)>& on_done = {});
 
 }  // namespace dasim::runtime

@@ -9,10 +9,12 @@ namespace dasim::scenario {
 std::string calibration_label(const PlatformEntry& platform) {
   const auto& c = platform.calibration;
   if (c.measured) return fmt::format("{} (measured on {})", platform.calibration_file, c.device.name);
-  return fmt::format("{} (datasheet, {} of peak)", platform.calibration_file, c.efficiency_assumption.value_or(1.0));
+  return fmt::format("{} (datasheet, {} of peak)", platform.calibration_file,
+                     c.efficiency_assumption.value_or(1.0));
 }
 
-results::ResultRow make_result_row(const Scenario& sc, const Configuration& c, const engine::TrainingResult& result,
+results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
+                                   const engine::TrainingResult& result,
                                    const engine::TrainingResult& baseline) {
   const auto& entry = sc.platforms[c.platform];
   const auto& schedule = sc.schedules[c.schedule];

@@ -10,7 +10,8 @@
 
 namespace dasim::scenario {
 
-results::ResultRow make_result_row(const Scenario& sc, const Configuration& c, const engine::TrainingResult& result,
+results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
+                                   const engine::TrainingResult& result,
                                    const engine::TrainingResult& baseline);
 
 // "platforms/calibration/v100-datasheet.json (datasheet, 0.7 of peak)" or "... (measured on ...)".

@@ -24,7 +24,8 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
   std::vector<std::function<std::string()>> ordered;
   for (size_t i : jobs.run_order) ordered.push_back(jobs.bodies[i]);
   ProgressReporter progress(sc.name, ordered.size(), options.quiet);
-  auto ordered_outputs = runtime::run_isolated_parallel(ordered, options.jobs, [&](size_t) { progress.one_done(); });
+  auto ordered_outputs =
+      runtime::run_isolated_parallel(ordered, options.jobs, [&](size_t) { progress.one_done(); });
   std::vector<engine::TrainingResult> results(jobs.bodies.size());
   for (size_t i = 0; i < jobs.run_order.size(); ++i)
     results[jobs.run_order[i]] = engine::training_result_from_wire(ordered_outputs[i]);
@@ -34,7 +35,8 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
     auto& result = results[jobs.first_configuration + i];
     out.rows.push_back(make_result_row(sc, configs[i], result, results[jobs.baseline_of(configs[i])]));
     if (options.trace_index && *options.trace_index == i)
-      out.trace = TracedConfiguration{i, sc.platforms[configs[i].platform].spec.gpus_per_node, std::move(result.trace)};
+      out.trace = TracedConfiguration{i, sc.platforms[configs[i].platform].spec.gpus_per_node,
+                                      std::move(result.trace)};
   }
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

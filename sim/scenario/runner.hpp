@@ -27,7 +27,7 @@ struct TracedConfiguration {
 };
 
 struct RunOutput {
-  std::vector<results::ResultRow> rows;     // in expand() order
+  std::vector<results::ResultRow> rows;      // in expand() order
   std::optional<TracedConfiguration> trace;  // when RunOptions::trace_index is set
   double wall_s = 0;
 };

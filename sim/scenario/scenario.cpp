@@ -41,7 +41,8 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
     spec.tau = static_cast<int>(s.positive_integer("tau"));
     if (spec.kind == schedules::ScheduleKind::dasgd) {
       auto d = s.integer("delay");
-      if (d < 0 || d > spec.tau) s.fail("delay", fmt::format("expected 0 <= delay <= tau = {}, got {}", spec.tau, d));
+      if (d < 0 || d > spec.tau)
+        s.fail("delay", fmt::format("expected 0 <= delay <= tau = {}, got {}", spec.tau, d));
       spec.delay = static_cast<int>(d);
     }
   }
@@ -49,8 +50,8 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
   return spec;
 }
 
-workload::Workload read_workload(const nlohmann::json& value, const std::string& file, const std::string& path,
-                                 const std::string& precision) {
+workload::Workload read_workload(const nlohmann::json& value, const std::string& file,
+                                 const std::string& path, const std::string& precision) {
   workload::WorkloadOptions options;
   options.precision = workload::parse_precision(precision == "tf32" ? "fp32" : precision, file, "precision");
   if (value.is_string()) {
@@ -58,7 +59,8 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
     bool is_file = name.ends_with(".json");
     if (is_file) {
       name = resolve(file, name);
-      if (!is_existing_file(name)) throw InputError(file, path, fmt::format("file \"{}\" does not exist", name));
+      if (!is_existing_file(name))
+        throw InputError(file, path, fmt::format("file \"{}\" does not exist", name));
     }
     try {
       return workload::load_workload(name, options);
@@ -75,7 +77,8 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   } else {
     name = w.string("name");
   }
-  if (auto seq = w.optional_positive_integer("sequence_length")) options.sequence_length = static_cast<int>(*seq);
+  if (auto seq = w.optional_positive_integer("sequence_length"))
+    options.sequence_length = static_cast<int>(*seq);
   w.finish();
   return workload::load_workload(name, options);
 }
@@ -111,10 +114,10 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
 
 collectives::CollectiveOptions read_collective(ObjectReader c) {
   collectives::CollectiveOptions options;
-  options.algorithm =
-      c.optional_enumeration("algorithm", collectives::kAlgorithmNames).value_or(collectives::Algorithm::ring);
+  options.algorithm = c.optional_enumeration("algorithm", collectives::kAlgorithmNames)
+                          .value_or(collectives::Algorithm::ring);
   options.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
-                                  .value_or(collectives::Granularity::coarse);
+                            .value_or(collectives::Granularity::coarse);
   options.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
   if (auto channels = c.optional_positive_integer("ring_channels")) {
     if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
@@ -125,7 +128,8 @@ collectives::CollectiveOptions read_collective(ObjectReader c) {
   // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
   if (options.progress == collectives::Progress::polled_rounds &&
       (options.algorithm != collectives::Algorithm::ring || options.ring_channels > 1))
-    c.fail("progress", "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
+    c.fail("progress",
+           "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
   c.finish();
   return options;
 }
@@ -137,7 +141,8 @@ void read_run_length(ObjectReader& top, Scenario& sc) {
   }
   if (top.has("warmup")) {
     auto w = top.integer("warmup");
-    if (w < 0 || w > std::numeric_limits<int>::max()) top.fail("warmup", "expected a number of iterations >= 0 and below 2^31");
+    if (w < 0 || w > std::numeric_limits<int>::max())
+      top.fail("warmup", "expected a number of iterations >= 0 and below 2^31");
     sc.warmup = static_cast<int>(w);
   }
 }
@@ -171,10 +176,14 @@ Sweep read_sweep(ObjectReader s) {
   s.array("values", [&](const nlohmann::json& v, const std::string& path) {
     double value = 0;
     try {
-      if (v.is_number()) value = v.get<double>();
-      else if (v.is_string() && unit == "bandwidth") value = units::parse_bandwidth_Bps(v.get<std::string>());
-      else if (v.is_string() && unit == "time") value = units::parse_time_s(v.get<std::string>());
-      else throw std::invalid_argument("expected a number or a unit string");
+      if (v.is_number())
+        value = v.get<double>();
+      else if (v.is_string() && unit == "bandwidth")
+        value = units::parse_bandwidth_Bps(v.get<std::string>());
+      else if (v.is_string() && unit == "time")
+        value = units::parse_time_s(v.get<std::string>());
+      else
+        throw std::invalid_argument("expected a number or a unit string");
     } catch (const std::invalid_argument& e) {
       throw InputError(file, path, e.what());
     }

@@ -62,7 +62,8 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
   }
   jobs.run_order.resize(jobs.bodies.size());
   std::iota(jobs.run_order.begin(), jobs.run_order.end(), 0);
-  std::stable_sort(jobs.run_order.begin(), jobs.run_order.end(), [&](size_t a, size_t b) { return gpus[a] > gpus[b]; });
+  std::stable_sort(jobs.run_order.begin(), jobs.run_order.end(),
+                   [&](size_t a, size_t b) { return gpus[a] > gpus[b]; });
   return jobs;
 }
 

@@ -20,8 +20,8 @@ std::string validate_file(const std::string& file) {
   }
   if (root.contains("fabric") || root.contains("node")) {
     auto spec = platform::load_platform(file);
-    return fmt::format("platform {}: {} nodes x {} GPUs, {} fabric", spec.name, spec.nodes, spec.gpus_per_node,
-                       platform::to_string(spec.fabric.topology));
+    return fmt::format("platform {}: {} nodes x {} GPUs, {} fabric", spec.name, spec.nodes,
+                       spec.gpus_per_node, platform::to_string(spec.fabric.topology));
   }
   if (root.contains("format") || root.contains("fitted")) {
     auto c = calibration::parse_calibration(root, file);

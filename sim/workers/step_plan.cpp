@@ -8,8 +8,8 @@ double StepPlan::backward_s() const {
   return total;
 }
 
-StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model, double memory_bandwidth_Bps,
-                   int batch, double bucket_cap_bytes) {
+StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes) {
   StepPlan plan;
   for (const auto& layer : workload.layers) {
     plan.forward_layers_s.push_back(model.forward_time_s(layer, batch));

@@ -34,7 +34,7 @@ struct StepPlan {
   double step_compute_s() const { return forward_s + backward_s() + update_s; }
 };
 
-StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model, double memory_bandwidth_Bps,
-                   int batch, double bucket_cap_bytes);
+StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes);
 
 }  // namespace dasim::workers

@@ -11,7 +11,9 @@ namespace sg4 = simgrid::s4u;
 
 namespace dasim::workers {
 namespace {
-double now() { return sg4::Engine::get_clock(); }
+double now() {
+  return sg4::Engine::get_clock();
+}
 }  // namespace
 
 Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
@@ -69,11 +71,13 @@ void Worker::wait(const Collective& allreduce) {
   if (allreduce->ring) {
     allreduce->ring->wait(setup_.rank);
     if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
-    record_.add(record_.comm, allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name, "comm");
+    record_.add(record_.comm, allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name,
+                "comm");
     std::erase(rings_in_flight_, allreduce);
     return;
   }
-  if (!allreduce->pending) allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
+  if (!allreduce->pending)
+    allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
@@ -82,7 +86,8 @@ void Worker::wait(const Collective& allreduce) {
     // The rank's core did the copies and reductions of the collective's active time: the part
     // that overlapped the wait inside it, the rest inside the polls between layers, paid here.
     // Active time another collective in flight already paid for is not paid twice.
-    const double active_from = std::max(pending.all_started_at(), polled_until_), active_to = pending.finished_at();
+    const double active_from = std::max(pending.all_started_at(), polled_until_),
+                 active_to = pending.finished_at();
     polled_until_ = std::max(polled_until_, active_to);
     const double in_wait = std::max(0.0, active_to - std::max(begin, active_from));
     const double in_polls = std::max(0.0, active_to - active_from) - in_wait;
@@ -128,20 +133,32 @@ Worker::Collective Worker::start(schedules::Payload payload) {
     case Kind::gradient_bucket:
       return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
                              fmt::format("allreduce bucket {}", payload.bucket));
-    case Kind::weights: return start_allreduce(plan_.weight_bytes, "allreduce weights");
-    case Kind::snapshot: return start_allreduce(plan_.weight_bytes, "allreduce snapshot");
+    case Kind::weights:
+      return start_allreduce(plan_.weight_bytes, "allreduce weights");
+    case Kind::snapshot:
+      return start_allreduce(plan_.weight_bytes, "allreduce snapshot");
   }
   return nullptr;
 }
 
-void Worker::apply_gradients(bool) { compute(plan_.update_s, "update"); }
+void Worker::apply_gradients(bool) {
+  compute(plan_.update_s, "update");
+}
 
-void Worker::take_snapshot() { compute(plan_.snapshot_s, "snapshot"); }
+void Worker::take_snapshot() {
+  compute(plan_.snapshot_s, "snapshot");
+}
 
-void Worker::apply_average() { compute(plan_.apply_average_s, "apply average"); }
+void Worker::apply_average() {
+  compute(plan_.apply_average_s, "apply average");
+}
 
-void Worker::end_step(long) { record_.iteration_end_s.push_back(now()); }
+void Worker::end_step(long) {
+  record_.iteration_end_s.push_back(now());
+}
 
-void Worker::operator()() { schedules::run_schedule(schedule_, setup_.iterations, *this); }
+void Worker::operator()() {
+  schedules::run_schedule(schedule_, setup_.iterations, *this);
+}
 
 }  // namespace dasim::workers

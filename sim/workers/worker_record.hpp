@@ -28,7 +28,8 @@ struct WorkerRecord {
   bool trace = false;
   std::vector<TraceEvent> events;
 
-  void add(std::vector<Interval>& list, double begin, double end, const std::string& name, const char* category);
+  void add(std::vector<Interval>& list, double begin, double end, const std::string& name,
+           const char* category);
 };
 
 // Total length of `intervals` inside [from, to], overlaps counted once.

@@ -1,9 +1,9 @@
 // PolledRing (progress polled_rounds) against hand-derived timelines on flat-100gbe-64, 2 ranks:
 // a round copies a chunk of S / 2 over NIC - switch - NIC, c = (S / 2) / 12.5e9 + 2 us.
 #include "collectives/communicator.hpp"
+#include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
-#include "platform/platform_loader.hpp"
 
 #include <gtest/gtest.h>
 #include <simgrid/s4u/Actor.hpp>

@@ -13,10 +13,13 @@ constexpr double kLinkBps = 12.5e9;
 constexpr double kAlpha = 2e-6;
 
 dasim::platform::PlatformSpec flat(int nodes) {
-  return dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", nodes);
+  return dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json",
+                                        nodes);
 }
 
-double alpha_beta_ring(int p, double bytes) { return 2.0 * (p - 1) / p * bytes / kLinkBps + 2.0 * (p - 1) * kAlpha; }
+double alpha_beta_ring(int p, double bytes) {
+  return 2.0 * (p - 1) / p * bytes / kLinkBps + 2.0 * (p - 1) * kAlpha;
+}
 
 class RingClosedForm : public ::testing::TestWithParam<int> {};
 

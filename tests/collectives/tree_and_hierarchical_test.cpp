@@ -15,7 +15,9 @@ namespace {
 using namespace dasim::collectives;
 using dasim::platform::load_platform;
 
-std::string preset(const std::string& name) { return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name; }
+std::string preset(const std::string& name) {
+  return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name;
+}
 
 TEST(DoubleBinaryTree, EveryRankHasOneParentPerTreeAndDepthIsLogarithmic) {
   for (int p : {8, 64, 1000}) {
@@ -43,7 +45,8 @@ TEST(TreeAllreduce, SmallMessageLatencyGrowsWithLog2POnlyWhileTheRingGrowsWithP)
   tree.algorithm = Algorithm::tree;
   const double bytes = 8;
   auto time = [&](int p, const CollectiveOptions& options) {
-    return run_collective_sweep(load_platform(preset("flat-100gbe-64.json"), p), options, Op::allreduce, {bytes})[0]
+    return run_collective_sweep(load_platform(preset("flat-100gbe-64.json"), p), options, Op::allreduce,
+                                {bytes})[0]
         .time_s;
   };
   double tree_ratio = time(64, tree) / time(8, tree);
@@ -56,7 +59,8 @@ TEST(TreeAllreduce, SmallMessageLatencyGrowsWithLog2POnlyWhileTheRingGrowsWithP)
 TEST(TreeAllreduce, LargeMessagesStillApproachTheLinkBandwidth) {
   CollectiveOptions tree;
   tree.algorithm = Algorithm::tree;
-  auto s = run_collective_sweep(load_platform(preset("flat-100gbe-64.json"), 16), tree, Op::allreduce, {1 << 30});
+  auto s =
+      run_collective_sweep(load_platform(preset("flat-100gbe-64.json"), 16), tree, Op::allreduce, {1 << 30});
   // Every rank but the root receives 2S in all (1.5S as an inner node of one tree, S/2 as a leaf
   // of the other), so T >= 2S/B and busbw = 2(P-1)/P x S/T <= B. Pipelining with depth-log2(P)
   // fill and the two children sharing a parent's link keep it well above half of that.
@@ -93,7 +97,8 @@ TEST(RingAllreduce, OneRingPerNicReachesTheNodesNicAggregate) {
     double nic_aggregate_Bps;
   };
   for (auto c : {Case{"dgx-a100-hdr.json", 8 * 25e9}, Case{"dgx1-v100-edr.json", 4 * 12.5e9}}) {
-    auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce, {1 << 30})[0];
+    auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce,
+                                  {1 << 30})[0];
     EXPECT_NEAR(s.busbw_Bps, c.nic_aggregate_Bps, 0.05 * c.nic_aggregate_Bps) << c.file;
   }
 }

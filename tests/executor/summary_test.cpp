@@ -109,3 +109,22 @@ TEST(Summary, ProfileIsAWorkloadTheSimulatorLoads) {
   ASSERT_TRUE(w.update_time_s.has_value());
   EXPECT_NEAR(*w.update_time_s, 5e-4 - (1e-4 + 2e-5 + 3e-4 + 4e-5), 1e-15);
 }
+
+TEST(Summary, PlanListsTheBucketsTheWeightsAndTheTimedSteps) {
+  // 64x256x256x10: layers of 64*256+256 = 16640, 256*256+256 = 65792 and 256*10+10 = 2570 params.
+  TrainOptions o;
+  o.schedule = {ScheduleKind::dasgd, 4, 1};
+  o.schedule.bucket_cap_bytes = 256 * 1024;
+  o.steps = 60;
+  o.warmup_steps = 5;
+  const auto plan = make_plan(o, {64, 256, 256, 10});
+  EXPECT_EQ(plan["params"].get<int64_t>(), 85002);
+  EXPECT_EQ(plan["weights_bytes"].get<int64_t>(), 85002 * 4);
+  // Backward order: layer 2 (10280 B) + layer 1 (263168 B) = 273448 B reaches 256 KiB; layer 0 is left.
+  ASSERT_EQ(plan["buckets"].size(), 2u);
+  EXPECT_EQ(plan["buckets"][0]["bytes"].get<int64_t>(), 273448);
+  EXPECT_EQ(plan["buckets"][0]["layers"], nlohmann::json({1, 2}));
+  EXPECT_EQ(plan["buckets"][1]["bytes"].get<int64_t>(), 66560);
+  // Warm-up 5 rounded up to 8 steps, then 13 periods of 4: steps 9..60.
+  EXPECT_EQ(plan["timed_steps"], nlohmann::json({9, 60}));
+}

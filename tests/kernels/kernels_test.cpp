@@ -1,9 +1,9 @@
 // Tests of the CPU microbenchmarks and the calibration they produce. Expectations come from
 // outside the code under test: a naive direct convolution, closed-form FLOP counts, the cubic
 // cost of GEMM, and hand-computed fits.
-#include "kernels/calibrate.hpp"
 #include "calibration/calibration.hpp"
 #include "common/errors.hpp"
+#include "kernels/calibrate.hpp"
 #include "kernels/cpu_suite.hpp"
 #include "kernels/fit_calibration.hpp"
 #include "kernels/im2col_conv.hpp"

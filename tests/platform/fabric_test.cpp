@@ -1,8 +1,8 @@
 // Fabric-level behaviour: fat-tree oversubscription under cross-pod load, presets at any size.
+#include "platform/bisection.hpp"
+#include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
-#include "platform/platform_loader.hpp"
-#include "platform/bisection.hpp"
 #include "transfer_probe.hpp"
 
 #include <fmt/format.h>
@@ -24,13 +24,15 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 // 2 pods x `radix` single-GPU nodes on 10 GB/s links with no latency.
 std::string fat_tree_file(int radix, double oversubscription) {
-  return write_temp(fmt::format("ft{}-{}.json", radix, oversubscription), fmt::format(R"({{
+  return write_temp(fmt::format("ft{}-{}.json", radix, oversubscription),
+                    fmt::format(R"({{
     "nodes": {},
     "node": {{"gpus": 1, "gpu": {{"model": "test", "speed": "1Tf"}},
               "nics": [{{"name": "nic", "gpus": [0], "link": {{"bandwidth": "100GBps", "latency": 0}}}}]}},
     "fabric": {{"topology": "fat_tree", "link": {{"bandwidth": "10GBps", "latency": 0}},
                "switch_radix": {}, "oversubscription": {}}}
-  }})", 2 * radix, radix, oversubscription));
+  }})",
+                                2 * radix, radix, oversubscription));
 }
 
 // Every node of pod 0 sends to its twin in pod 1 and back: 2 x radix flows cross the spine.

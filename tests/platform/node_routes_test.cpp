@@ -1,7 +1,6 @@
 // Intra-node routes as pure functions of the spec (no SimGrid), checked on the DGX-1 preset.
 #include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
-#include "platform/node_routes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +8,9 @@ namespace {
 
 using namespace dasim::platform;
 
-PlatformSpec dgx1() { return load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx1-v100-edr.json", 1); }
+PlatformSpec dgx1() {
+  return load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx1-v100-edr.json", 1);
+}
 
 TEST(NodeRoutes, Dgx1HybridCubeMeshHasSixNvlinksPerGpu) {
   auto spec = dgx1();
@@ -36,7 +37,7 @@ TEST(NodeRoutes, GpuToNicCrossesOnlyItsPcieSwitch) {
   EXPECT_EQ(route[0].name, "pcie-gpu3");
   EXPECT_EQ(route[1].name, "nic-mlx5_1");
   auto figures = route_figures(spec, route);
-  EXPECT_DOUBLE_EQ(figures.bandwidth_Bps, 12.5e9);       // EDR below PCIe Gen3 x16
+  EXPECT_DOUBLE_EQ(figures.bandwidth_Bps, 12.5e9);         // EDR below PCIe Gen3 x16
   EXPECT_NEAR(figures.latency_s, 0.5e-6 + 0.6e-6, 1e-15);  // PCIe hop + EDR preset
 }
 

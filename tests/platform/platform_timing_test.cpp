@@ -11,7 +11,9 @@ namespace {
 using dasim::platform::load_platform;
 using dasim::testing::simulate_transfers;
 
-std::string preset(const std::string& name) { return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name; }
+std::string preset(const std::string& name) {
+  return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name;
+}
 
 // flat-100gbe-64: NIC 1 us + two 0 us switch port links + NIC 1 us; every link 12.5e9 B/s.
 TEST(PlatformTiming, SingleTransferIsLatencySumPlusBytesOverBottleneck) {

@@ -2,9 +2,9 @@
 // process, one SimGrid engine each) and returns each transfer's completion time.
 #pragma once
 
+#include "platform/platform_spec.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
-#include "platform/platform_spec.hpp"
 
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
@@ -15,7 +15,8 @@
 namespace dasim::testing {
 
 inline std::vector<double> simulate_transfers(const platform::PlatformSpec& spec,
-                                              const std::vector<std::pair<int, int>>& rank_pairs, double bytes) {
+                                              const std::vector<std::pair<int, int>>& rank_pairs,
+                                              double bytes) {
   std::string out = runtime::run_isolated([&] {
     runtime::Simulation sim(spec);
     std::vector<double> done(rank_pairs.size(), -1);

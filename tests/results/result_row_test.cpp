@@ -48,7 +48,8 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
   EXPECT_EQ(out[0],
             "scenario,platform,workload,schedule,tau,delay,collective,nodes,gpus,batch_per_gpu,iter_time_s,"
             "throughput_samples_s,speedup,efficiency,compute_s,comm_s,exposed_comm_s,source,calibration");
-  EXPECT_EQ(out[1], "s,p,w,dasgd,4,1,ring,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,simulated,cal.json");
+  EXPECT_EQ(out[1],
+            "s,p,w,dasgd,4,1,ring,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,simulated,cal.json");
 }
 
 TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {
@@ -78,7 +79,7 @@ TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
   auto expected = result_columns();
   expected.push_back("x");
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(j["tau"].get<int>(), 4);                  // integers stay integers
+  EXPECT_EQ(j["tau"].get<int>(), 4);                            // integers stay integers
   EXPECT_DOUBLE_EQ(j["iter_time_s"].get<double>(), 1.0 / 3.0);  // JSON keeps full precision
   EXPECT_EQ(j["x"].get<std::string>(), "1");
 }

@@ -1,8 +1,8 @@
 // The one schedule engine, driven with a backend that records every operation: the sequences are
 // the definitions of docs/algorithms.md written out by hand for a few steps, so the simulator and
 // both trainers (which only implement the operations) run exactly these schedules.
-#include "schedules/periods.hpp"
 #include "schedules/run_schedule.hpp"
+#include "schedules/periods.hpp"
 
 #include <gtest/gtest.h>
 
@@ -72,34 +72,38 @@ TEST(RunSchedule, SgdWithoutOverlapStartsTheBucketsAfterBackward) {
 
 TEST(RunSchedule, LocalSgdAveragesTheWeightsEveryTauSteps) {
   EXPECT_EQ(run({ScheduleKind::local_sgd, 2, 0}, 4),
-            (Log{"step 1", "fwd+bwd", "update local", "end",                                         //
-                 "step 2", "fwd+bwd", "update local", "allreduce weights", "average weights", "end",  //
-                 "step 3", "fwd+bwd", "update local", "end",                                         //
-                 "step 4", "fwd+bwd", "update local", "allreduce weights", "average weights", "end"}));
+            (Log{"step 1",          "fwd+bwd", "update local", "end",  //
+                 "step 2",          "fwd+bwd", "update local", "allreduce weights",
+                 "average weights", "end",                             //
+                 "step 3",          "fwd+bwd", "update local", "end",  //
+                 "step 4",          "fwd+bwd", "update local", "allreduce weights",
+                 "average weights", "end"}));
 }
 
 TEST(RunSchedule, DasgdMergesTheSnapshotAverageDStepsLater) {
   // tau 2, d 1: snapshots at steps 2 and 4; the first merges at step 3, the last one is drained.
-  EXPECT_EQ(run({ScheduleKind::dasgd, 2, 1}, 4),
-            (Log{"step 1", "fwd+bwd", "update local", "end",                                    //
-                 "step 2", "fwd+bwd", "update local", "snapshot", "start snapshot", "end",      //
-                 "step 3", "fwd+bwd", "update local", "wait snapshot", "apply average", "end",  //
-                 "step 4", "fwd+bwd", "update local", "snapshot", "start snapshot", "end",      //
-                 "wait snapshot", "apply average", "drained"}));
+  EXPECT_EQ(
+      run({ScheduleKind::dasgd, 2, 1}, 4),
+      (Log{"step 1",        "fwd+bwd",       "update local", "end",                                     //
+           "step 2",        "fwd+bwd",       "update local", "snapshot",      "start snapshot", "end",  //
+           "step 3",        "fwd+bwd",       "update local", "wait snapshot", "apply average",  "end",  //
+           "step 4",        "fwd+bwd",       "update local", "snapshot",      "start snapshot", "end",  //
+           "wait snapshot", "apply average", "drained"}));
 }
 
 TEST(RunSchedule, DasgdWithDEqualTauMergesBeforeTheNextSnapshot) {
   // tau 2, d 2: the average of step 2 merges at step 4, before step 4's own snapshot starts.
   const Log log = run({ScheduleKind::dasgd, 2, 2}, 4);
-  const Log step4{"step 4", "fwd+bwd", "update local", "wait snapshot", "apply average", "snapshot",
-                  "start snapshot", "end", "wait snapshot", "apply average", "drained"};
+  const Log step4{"step 4",         "fwd+bwd", "update local",  "wait snapshot", "apply average", "snapshot",
+                  "start snapshot", "end",     "wait snapshot", "apply average", "drained"};
   ASSERT_GE(log.size(), step4.size());
   EXPECT_EQ(Log(log.end() - long(step4.size()), log.end()), step4);
 }
 
 TEST(RunSchedule, DasgdWithDZeroIsLocalSgdWithASnapshot) {
-  EXPECT_EQ(run({ScheduleKind::dasgd, 1, 0}, 1), (Log{"step 1", "fwd+bwd", "update local", "snapshot",
-                                                      "start snapshot", "wait snapshot", "apply average", "end"}));
+  EXPECT_EQ(run({ScheduleKind::dasgd, 1, 0}, 1),
+            (Log{"step 1", "fwd+bwd", "update local", "snapshot", "start snapshot", "wait snapshot",
+                 "apply average", "end"}));
 }
 
 TEST(Periods, SteadyWindowIsWholeSyncPeriodsAfterTheWarmUp) {

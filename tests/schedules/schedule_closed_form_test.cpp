@@ -3,10 +3,10 @@
 // and no launch overhead. So per step: compute = 8 + 16 + update 0.2 ms (5 x 10 M x 4 B / 1e12)
 // = 24.2 ms; weights = 40e6 B; DaSGD snapshot 2 x 40e6 / 1e12 = 0.08 ms, apply 4 x 40e6 / 1e12
 // = 0.16 ms. flat-100gbe: ring allreduce(S) = 2(P-1)/P x S / B + 2(P-1) x 2 us.
-#include "runtime/isolated_run.hpp"
 #include "engine/training_result_wire.hpp"
 #include "engine/training_simulation.hpp"
 #include "platform/platform_loader.hpp"
+#include "runtime/isolated_run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,7 +47,8 @@ calibration::Calibration test_calibration() {
 
 engine::TrainingConfig config(int nodes, schedules::ScheduleSpec schedule, double link_Bps = 12.5e9) {
   engine::TrainingConfig c;
-  c.platform = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", nodes);
+  c.platform =
+      platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json", nodes);
   c.platform.nics[0].link.bandwidth_Bps = link_Bps;
   c.platform.fabric.link.bandwidth_Bps = link_Bps;
   c.workload = two_layers();
