@@ -7,6 +7,7 @@
 #include "kernels/cpu_suite.hpp"
 #include "kernels/fit_calibration.hpp"
 #include "kernels/im2col_conv.hpp"
+#include "kernels/stats.hpp"
 #include "workload/shape_key.hpp"
 
 #include <gtest/gtest.h>
@@ -125,10 +126,25 @@ TEST(CpuSuite, SgemmTimeScalesWithTheCubeOfTheSize) {
 }
 
 TEST(CpuSuite, TriadMovesTwentyFourBytesPerElement) {
+  // a[i] = b[i] + s * c[i] over 2^20 doubles: two reads and one write of 8 B per element.
   Measurement m = measure_triad(1 << 20, 1, 5);
   EXPECT_DOUBLE_EQ(m.bytes, 24.0 * (1 << 20));
-  EXPECT_GT(m.bandwidth_Bps(), 1e8);   // slower than 100 MB/s is no working memory system
-  EXPECT_LT(m.bandwidth_Bps(), 1e13);  // faster than 10 TB/s is not a CPU
+  EXPECT_EQ(m.stats.reps, 5);
+  EXPECT_DOUBLE_EQ(m.bandwidth_Bps(), 24.0 * (1 << 20) / m.stats.median_s);  // bytes over the median time
+}
+
+TEST(Stats, SummaryOfHandPickedTimes) {
+  // Sorted 1, 2, 3, 5: median (2 + 3) / 2; mean 2.75; squared deviations 3.0625 + 0.5625 +
+  // 0.0625 + 5.0625 = 8.75 over n - 1 = 3.
+  const Stats s = summarize({3, 1, 2, 5});
+  EXPECT_EQ(s.reps, 4);
+  EXPECT_DOUBLE_EQ(s.median_s, 2.5);
+  EXPECT_DOUBLE_EQ(s.min_s, 1);
+  EXPECT_DOUBLE_EQ(s.max_s, 5);
+  EXPECT_DOUBLE_EQ(s.stddev_s, std::sqrt(8.75 / 3));
+  EXPECT_DOUBLE_EQ(summarize({4, 1, 7}).median_s, 4);  // odd count: the middle one
+  EXPECT_DOUBLE_EQ(summarize({4}).stddev_s, 0);        // one repetition has no spread
+  EXPECT_THROW(summarize({}), std::invalid_argument);
 }
 
 TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
@@ -142,18 +158,34 @@ TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
   EXPECT_EQ(result.device.kind, "cpu");
   ASSERT_EQ(options.shapes.convs.size(), 3u);
   EXPECT_EQ(result.per_shape.size(), 3 * options.shapes.convs.size() + options.shapes.gemms.size());
+  // Every conv and GEMM is timed options.reps times at the suite's batch, and counts the FLOPs of
+  // its shape's closed form (2 x M x N x K for a GEMM of batch x rows_per_sample rows).
+  int convs = 0, gemms = 0;
   for (const auto& m : result.measurements) {
-    EXPECT_GT(m.stats.median_s, 0) << m.name;
-    EXPECT_LE(m.stats.min_s, m.stats.median_s) << m.name;
-    EXPECT_LE(m.stats.median_s, m.stats.max_s) << m.name;
-    EXPECT_GE(m.stats.stddev_s, 0) << m.name;
     if (m.kind.rfind("conv_", 0) == 0) {
+      ++convs;
       ConvGeometry g{};
       for (const auto& s : options.shapes.convs)
         if (m.params["key"] == workload::conv_shape_key(s)) g = {s, options.batch};
       EXPECT_DOUBLE_EQ(m.flops, g.flops()) << m.name;
+      EXPECT_EQ(m.stats.reps, options.reps) << m.name;
+    }
+    if (m.kind == "gemm" && m.params.contains("key")) {
+      ++gemms;
+      bool matched = false;
+      for (const auto& s : options.shapes.gemms)
+        if (m.params["key"] == workload::gemm_shape_key(s)) {
+          matched = true;
+          EXPECT_DOUBLE_EQ(m.flops,
+                           2.0 * double(s.rows_per_sample * options.batch) * double(s.n) * double(s.k))
+              << m.name;
+        }
+      EXPECT_TRUE(matched) << m.name;
+      EXPECT_EQ(m.stats.reps, options.reps) << m.name;
     }
   }
+  EXPECT_EQ(convs, 3 * static_cast<int>(options.shapes.convs.size()));
+  EXPECT_EQ(gemms, static_cast<int>(options.shapes.gemms.size()));
   // With mpirun present, the allreduce sweep ran and was fitted (8 B .. 64 KiB: 14 sizes).
   if (std::system("command -v mpirun >/dev/null 2>&1") == 0) {
     int allreduces = 0;

@@ -1,0 +1,86 @@
+// ObjectReader: every value read with the file and JSON path it stands at, unknown keys refused,
+// quantities with units, enumerations from their one name table.
+#include "common/json_reader.hpp"
+#include "common/enum_names.hpp"
+#include "common/errors.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim;
+
+namespace {
+
+enum class Colour { red, green };
+constexpr EnumNames<Colour, 3> kColourNames{{{
+    {Colour::red, "red"},
+    {Colour::green, "green"},
+    {Colour::green, "verdant", true},
+}}};
+
+// The InputError's message for reading `key` of `text` with `read`.
+template <class Read>
+std::string error_of(const std::string& text, Read read) {
+  const auto json = nlohmann::json::parse(text);
+  try {
+    ObjectReader r(json, "f.json", "top");
+    read(r);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(ObjectReader, ReadsValuesAndUnits) {
+  const auto json =
+      nlohmann::json::parse(R"({"n": 3, "bw": "25GBps", "lat": "1.5us", "size": "2MiB", "b": true})");
+  ObjectReader r(json, "f.json", "");
+  EXPECT_EQ(r.positive_integer("n"), 3);
+  EXPECT_DOUBLE_EQ(r.bandwidth_Bps("bw"), 25e9);
+  EXPECT_DOUBLE_EQ(r.time_s("lat"), 1.5e-6);
+  EXPECT_DOUBLE_EQ(r.bytes("size"), 2.0 * 1024 * 1024);
+  EXPECT_TRUE(r.boolean("b"));
+  EXPECT_NO_THROW(r.finish());
+}
+
+TEST(ObjectReader, ErrorsNameTheFileAndTheJsonPath) {
+  EXPECT_EQ(error_of(R"({"n": -1})", [](ObjectReader& r) { r.positive_integer("n"); }).substr(0, 14),
+            "f.json: top.n:");
+  EXPECT_NE(error_of(R"({})", [](ObjectReader& r) { r.string("name"); }).find("f.json: top.name:"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"x": [1, "two"]})",
+                     [](ObjectReader& r) {
+                       r.array("x", [&](const nlohmann::json& v, const std::string& path) {
+                         json_integer(v, r.file(), path);
+                       });
+                     })
+                .find("f.json: top.x[1]:"),
+            std::string::npos);
+}
+
+TEST(ObjectReader, FinishRefusesKeysNobodyRead) {
+  const std::string error = error_of(R"({"nodes": 2, "ndoes": 3})", [](ObjectReader& r) {
+    r.integer("nodes");
+    r.finish();
+  });
+  EXPECT_NE(error.find("top.ndoes: unknown key"), std::string::npos) << error;
+  // "source", "note" and "comment" are allowed anywhere: presets cite their numbers.
+  EXPECT_EQ(error_of(R"({"nodes": 2, "source": "x", "note": "y", "comment": "z"})",
+                     [](ObjectReader& r) {
+                       r.integer("nodes");
+                       r.finish();
+                     }),
+            "(no error)");
+}
+
+TEST(ObjectReader, EnumerationsParseNamesAndAliasesAndListOnlyTheNames) {
+  const auto json = nlohmann::json::parse(R"({"a": "red", "b": "verdant"})");
+  ObjectReader r(json, "f.json", "");
+  EXPECT_EQ(r.enumeration("a", kColourNames), Colour::red);
+  EXPECT_EQ(r.optional_enumeration("b", kColourNames), Colour::green);
+  EXPECT_EQ(r.optional_enumeration("c", kColourNames), std::nullopt);
+  EXPECT_EQ(error_of(R"({"a": "blue"})", [](ObjectReader& r) { r.enumeration("a", kColourNames); }),
+            "f.json: top.a: expected one of red, green, got \"blue\"");
+  EXPECT_EQ(kColourNames.name(Colour::green), "green");  // the alias is never printed
+}

@@ -1,0 +1,35 @@
+// The summary table `dasim run` prints: a header and one line per row with iteration time in ms,
+// speedup, efficiency and the breakdown in ms (golden text, as users read it).
+#include "report/summary_table.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim;
+
+TEST(SummaryTable, OneLinePerRowInMilliseconds) {
+  results::ResultRow r;
+  r.workload = "resnet50";
+  r.platform = "flat-100gbe-64";
+  r.schedule = "dasgd";
+  r.tau = 4;
+  r.delay = 1;
+  r.gpus = 8;
+  r.iter_time_s = 0.11181;
+  r.speedup = 7.8;
+  r.efficiency = 0.978;
+  r.compute_s = 0.10936;
+  r.comm_s = 0.01441;
+  r.exposed_comm_s = 0.00246;
+  const std::string table = report::summary_table({r});
+  const auto newline = table.find('\n');
+  ASSERT_NE(newline, std::string::npos);
+  EXPECT_EQ(
+      table.substr(0, newline),
+      "workload     platform         schedule             gpus    iter_ms   speedup    eff  compute_ms     "
+      "comm_ms  exposed_ms");
+  EXPECT_NE(
+      table.find("resnet50     flat-100gbe-64   dasgd(t=4,d=1)          8     111.81       7.8  0.978      "
+                 "109.36       14.41        2.46"),
+      std::string::npos)
+      << table;
+}

@@ -1,0 +1,61 @@
+// Simulations run in forked children: what the child returns, and the errors it throws, cross the
+// process boundary intact; a child that dies is a RuntimeFailure naming the signal; parallel runs
+// return in input order.
+#include "runtime/isolated_run.hpp"
+#include "common/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+
+using namespace dasim;
+
+TEST(IsolatedRun, ReturnsWhatTheChildReturned) {
+  EXPECT_EQ(runtime::run_isolated([] { return std::string("result \0 with a nul", 19); }),
+            std::string("result \0 with a nul", 19));
+  EXPECT_EQ(runtime::run_isolated([] { return std::string(1 << 20, 'x'); }).size(),
+            1u << 20);  // > a pipe buffer
+}
+
+TEST(IsolatedRun, InputErrorsAndRuntimeFailuresKeepTheirKindAndText) {
+  try {
+    runtime::run_isolated([]() -> std::string { throw InputError("f.json", "a.b", "expected a number"); });
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "f.json: a.b: expected a number");
+  }
+  try {
+    runtime::run_isolated([]() -> std::string { throw RuntimeFailure("the fabric melted"); });
+    FAIL() << "no exception";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_STREQ(e.what(), "the fabric melted");
+  }
+}
+
+TEST(IsolatedRun, AChildKilledByASignalIsARuntimeFailureNamingIt) {
+  try {
+    runtime::run_isolated([]() -> std::string {
+      std::raise(SIGKILL);
+      return "";
+    });
+    FAIL() << "no exception";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("signal"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IsolatedRun, ParallelRunsComeBackInInputOrderAndReportEachOne) {
+  std::vector<std::function<std::string()>> bodies;
+  for (int i = 0; i < 5; ++i) bodies.push_back([i] { return std::to_string(i * i); });
+  std::vector<size_t> done;
+  const auto out = runtime::run_isolated_parallel(bodies, 2, [&](size_t i) { done.push_back(i); });
+  EXPECT_EQ(out, (std::vector<std::string>{"0", "1", "4", "9", "16"}));
+  EXPECT_EQ(done.size(), 5u);
+}
+
+TEST(IsolatedRun, TheFirstFailureOfAParallelRunIsRethrown) {
+  std::vector<std::function<std::string()>> bodies{
+      [] { return std::string("fine"); }, []() -> std::string { throw InputError("bad input in job 1"); }};
+  EXPECT_THROW(runtime::run_isolated_parallel(bodies, 2), InputError);
+}

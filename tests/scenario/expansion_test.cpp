@@ -1,0 +1,47 @@
+// A scenario stands for the product of its platforms x node counts x workloads x sweep values x
+// schedules, in a fixed order (the order of the results file).
+#include "scenario/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace dasim;
+
+namespace {
+
+std::string write_scenario(const std::string& body) {
+  const auto dir = std::filesystem::temp_directory_path() / ("dasim-expansion-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "s.json";
+  std::ofstream(file) << body;
+  return file.string();
+}
+
+}  // namespace
+
+TEST(ScenarioExpansion, ProductInPlatformWorkloadSweepScheduleNodeOrder) {
+  const std::string platforms = std::string(DASIM_SOURCE_DIR) + "/platforms/";
+  const auto file =
+      write_scenario(R"({"platforms": [{"file": ")" + platforms + R"(flat-100gbe-64.json", "nodes": [1, 4]},
+                    {"file": ")" +
+                     platforms + R"(dgx1-v100-edr.json", "nodes": [2]}],
+     "workloads": ["resnet50", "vgg16"], "batch_per_gpu": 32,
+     "schedules": [{"type": "sgd"}, {"type": "dasgd", "tau": 4, "delay": 1}],
+     "sweep": {"parameter": "inter_node_bandwidth", "values": ["10Gbps", "100Gbps"]}})");
+  const auto sc = scenario::load_scenario(file);
+  const auto configs = scenario::expand(sc);
+  // (2 + 1 node counts) x 2 workloads x 2 sweep values x 2 schedules.
+  ASSERT_EQ(configs.size(), 3u * 2 * 2 * 2);
+  EXPECT_EQ(configs[0].platform, 0u);
+  EXPECT_EQ(configs[0].nodes, 1);
+  EXPECT_EQ(configs[1].nodes, 4);  // node counts vary fastest
+  EXPECT_EQ(configs[2].schedule, 1u);
+  EXPECT_DOUBLE_EQ(*configs[0].sweep_value, 10e9 / 8);
+  EXPECT_DOUBLE_EQ(*configs[4].sweep_value, 100e9 / 8);  // then sweep values
+  EXPECT_EQ(configs[8].workload, 1u);                    // then workloads
+  EXPECT_EQ(configs[16].platform, 1u);                   // platforms vary slowest
+  EXPECT_EQ(configs[16].nodes, 2);
+  std::filesystem::remove_all(std::filesystem::path(file).parent_path());
+}
