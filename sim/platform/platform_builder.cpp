@@ -8,6 +8,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 
 #include <map>
+#include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
 
@@ -69,81 +70,84 @@ std::string gpu_host_name(int node, int gpu) {
   return fmt::format("n{}g{}", node, gpu);
 }
 
+namespace {
+
+using NetPoint = simgrid::kernel::routing::NetPoint;
+
+// One node's zone inside the fabric: its GPU hosts (recorded in `built` in rank order), its
+// gateway, and the routes GPU <-> GPU and GPU <-> gateway through the node's links.
+std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZone* fabric,
+                                           unsigned long node_id, BuiltPlatform& built) {
+  if (node_id >= static_cast<unsigned long>(spec.nodes)) {
+    // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
+    return {fabric->create_router(fmt::format("unused-port{}", node_id)), nullptr};
+  }
+  const int n = static_cast<int>(node_id);
+  auto* zone = sg4::create_full_zone(fmt::format("node{}", n));
+  zone->set_parent(fabric);
+  NodeLinks links(spec, zone, fmt::format("n{}-", n));
+  std::vector<sg4::Host*> hosts;
+  for (int g = 0; g < spec.gpus_per_node; ++g) {
+    auto* host = zone->create_host(gpu_host_name(n, g), spec.gpu.speed_flops);
+    host->seal();
+    hosts.push_back(host);
+    built.gpus[static_cast<size_t>(n * spec.gpus_per_node + g)] = host;
+  }
+  auto* gateway = zone->create_router(fmt::format("n{}-gw", n));
+  for (int a = 0; a < spec.gpus_per_node; ++a) {
+    for (int b = a + 1; b < spec.gpus_per_node; ++b)
+      zone->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
+                      links.route(gpu_to_gpu_route(spec, a, b)), true);
+    zone->add_route(hosts[a]->get_netpoint(), gateway, nullptr, nullptr,
+                    links.route(gpu_to_nic_route(spec, a)), true);
+  }
+  zone->seal();
+  return {zone->get_netpoint(), gateway};
+}
+
+// The fabric zone of the spec's topology, with one link of rails x rail bandwidth per node.
+sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallbacks& callbacks) {
+  const double node_link_Bps = spec.fabric.link.bandwidth_Bps * spec.rails();
+  const double latency_s = spec.fabric.link.latency_s;
+  const auto policy = policy_of(spec.fabric.link.sharing);
+  auto fat_tree = [&](const sg4::FatTreeParams& params) {
+    return sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+  };
+  const unsigned nodes = static_cast<unsigned>(spec.nodes);
+  switch (spec.fabric.topology) {
+    case FabricTopology::star:
+      // A single non-blocking switch: a one-level fat-tree whose only switch has one port per node.
+      return fat_tree(sg4::FatTreeParams(1, {nodes}, {1}, {1}));
+    case FabricTopology::fat_tree: {
+      const unsigned radix = static_cast<unsigned>(spec.fabric.switch_radix);
+      if (nodes <= radix) return fat_tree(sg4::FatTreeParams(1, {nodes}, {1}, {1}));
+      // Two levels: leaf switches with `radix` node ports and radix / oversubscription uplinks,
+      // one to each spine switch.
+      const unsigned leaves = (nodes + radix - 1) / radix;
+      const unsigned spines = static_cast<unsigned>(std::lround(radix / spec.fabric.oversubscription));
+      return fat_tree(sg4::FatTreeParams(2, {radix, leaves}, {1, spines}, {1, 1}));
+    }
+    case FabricTopology::torus: {
+      std::vector<unsigned long> dims;
+      for (int d : torus_dimensions(spec.fabric, spec.nodes)) dims.push_back(static_cast<unsigned long>(d));
+      return sg4::create_torus_zone("fabric", nullptr, dims, callbacks, node_link_Bps, latency_s, policy);
+    }
+  }
+  throw std::logic_error("unhandled fabric topology");
+}
+
+}  // namespace
+
 BuiltPlatform build_platform(const PlatformSpec& spec) {
   BuiltPlatform built;
   built.nodes = spec.nodes;
   built.gpus_per_node = spec.gpus_per_node;
   built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
-
-  auto make_node = [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/,
-                       unsigned long node_id)
-      -> std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> {
-    if (node_id >= static_cast<unsigned long>(spec.nodes)) {
-      // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
-      return {fabric->create_router(fmt::format("unused-port{}", node_id)), nullptr};
-    }
-    const int n = static_cast<int>(node_id);
-    auto* zone = sg4::create_full_zone(fmt::format("node{}", n));
-    zone->set_parent(fabric);
-    NodeLinks links(spec, zone, fmt::format("n{}-", n));
-    std::vector<sg4::Host*> hosts;
-    for (int g = 0; g < spec.gpus_per_node; ++g) {
-      auto* host = zone->create_host(gpu_host_name(n, g), spec.gpu.speed_flops);
-      host->seal();
-      hosts.push_back(host);
-      built.gpus[static_cast<size_t>(n * spec.gpus_per_node + g)] = host;
-    }
-    auto* gateway = zone->create_router(fmt::format("n{}-gw", n));
-    for (int a = 0; a < spec.gpus_per_node; ++a) {
-      for (int b = a + 1; b < spec.gpus_per_node; ++b)
-        zone->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
-                        links.route(gpu_to_gpu_route(spec, a, b)), true);
-      zone->add_route(hosts[a]->get_netpoint(), gateway, nullptr, nullptr,
-                      links.route(gpu_to_nic_route(spec, a)), true);
-    }
-    zone->seal();
-    return {zone->get_netpoint(), gateway};
-  };
-
-  const double node_link_Bps = spec.fabric.link.bandwidth_Bps * spec.rails();
-  const double latency_s = spec.fabric.link.latency_s;
-  const auto policy = policy_of(spec.fabric.link.sharing);
-  sg4::ClusterCallbacks callbacks(make_node);
-  sg4::NetZone* fabric = nullptr;
-  switch (spec.fabric.topology) {
-    case FabricTopology::star: {
-      // A single non-blocking switch: a one-level fat-tree whose only switch has one port per node.
-      sg4::FatTreeParams params(1, {static_cast<unsigned>(spec.nodes)}, {1}, {1});
-      fabric =
-          sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
-      break;
-    }
-    case FabricTopology::fat_tree: {
-      const unsigned radix = static_cast<unsigned>(spec.fabric.switch_radix);
-      const unsigned nodes = static_cast<unsigned>(spec.nodes);
-      if (nodes <= radix) {
-        sg4::FatTreeParams params(1, {nodes}, {1}, {1});
-        fabric =
-            sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
-      } else {
-        // Two levels: leaf switches with `radix` node ports and radix / oversubscription uplinks,
-        // one to each spine switch.
-        const unsigned leaves = (nodes + radix - 1) / radix;
-        const unsigned spines = static_cast<unsigned>(std::lround(radix / spec.fabric.oversubscription));
-        sg4::FatTreeParams params(2, {radix, leaves}, {1, spines}, {1, 1});
-        fabric =
-            sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
-      }
-      break;
-    }
-    case FabricTopology::torus: {
-      std::vector<unsigned long> dims;
-      for (int d : torus_dimensions(spec.fabric, spec.nodes)) dims.push_back(static_cast<unsigned long>(d));
-      fabric = sg4::create_torus_zone("fabric", nullptr, dims, callbacks, node_link_Bps, latency_s, policy);
-      break;
-    }
-  }
-  fabric->seal();
+  sg4::ClusterCallbacks callbacks(
+      [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) {
+        return build_node(spec, fabric, node_id, built);
+      });
+  create_fabric(spec, callbacks)->seal();
   return built;
 }
 

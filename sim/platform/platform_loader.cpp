@@ -2,157 +2,15 @@
 
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
-#include "platform/link_presets.hpp"
+#include "platform/platform_sections.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
-#include <set>
 
 namespace dasim::platform {
-namespace {
-
-constexpr int kMaxNodes = 1 << 20;
-constexpr int kMaxGpusPerNode = 64;
-
-// {"preset": "ib-edr"} and/or {"bandwidth": ..., "latency": ..., "sharing": ...}; explicit
-// figures override the preset's.
-LinkSpec read_link(ObjectReader link) {
-  LinkSpec spec;
-  auto preset_name = link.optional_string("preset");
-  std::optional<LinkPreset> preset;
-  if (preset_name) {
-    preset = find_link_preset(*preset_name);
-    if (!preset) {
-      std::vector<std::string> names;
-      for (const auto& p : link_presets()) names.push_back(p.name);
-      link.fail("preset",
-                fmt::format("unknown link preset \"{}\" (known: {})", *preset_name, fmt::join(names, ", ")));
-    }
-  }
-  auto bandwidth = link.optional_bandwidth_Bps("bandwidth");
-  auto latency = link.optional_time_s("latency");
-  if (!bandwidth && !preset)
-    link.fail("bandwidth", "required key is missing (give \"bandwidth\" or a \"preset\")");
-  if (!latency && !preset) link.fail("latency", "required key is missing (give \"latency\" or a \"preset\")");
-  spec.bandwidth_Bps = bandwidth ? *bandwidth : preset->bandwidth_Bps;
-  spec.latency_s = latency ? *latency : preset->latency_s;
-  auto sharing = link.optional_enumeration("sharing", kSharingNames);
-  spec.sharing = sharing.value_or(Sharing::split_duplex);
-  link.finish();
-  return spec;
-}
-
-std::vector<int> read_gpu_list(ObjectReader& reader, const std::string& key, int gpus_per_node) {
-  std::vector<int> gpus;
-  reader.array(key, [&](const nlohmann::json& v, const std::string& path) {
-    int64_t g = json_integer(v, reader.file(), path);
-    if (g < 0 || g >= gpus_per_node)
-      throw InputError(reader.file(), path,
-                       fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
-    gpus.push_back(static_cast<int>(g));
-  });
-  return gpus;
-}
-
-PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
-  PcieSpec spec;
-  spec.gpu_link = read_link(pcie.object("gpu_link"));
-  spec.switch_uplink = read_link(pcie.object("switch_uplink"));
-  if (pcie.has("inter_socket")) spec.inter_socket = read_link(pcie.object("inter_socket"));
-  std::map<int, std::string> owner;
-  std::set<std::string> names;
-  pcie.array("switches", [&](const nlohmann::json& v, const std::string& path) {
-    ObjectReader sw(v, pcie.file(), path);
-    PcieSwitchSpec s;
-    s.name = sw.string("name");
-    if (!names.insert(s.name).second)
-      sw.fail("name", fmt::format("duplicate PCIe switch name \"{}\"", s.name));
-    auto socket = sw.integer("socket");
-    if (socket < 0 || socket > 1) sw.fail("socket", "expected socket 0 or 1");
-    s.socket = static_cast<int>(socket);
-    s.gpus = read_gpu_list(sw, "gpus", gpus_per_node);
-    for (int g : s.gpus)
-      if (!owner.emplace(g, s.name).second)
-        sw.fail("gpus", fmt::format("GPU {} is already under PCIe switch \"{}\"", g, owner[g]));
-    sw.finish();
-    spec.switches.push_back(std::move(s));
-  });
-  if (spec.switches.empty()) pcie.fail("switches", "expected at least one PCIe switch");
-  for (int g = 0; g < gpus_per_node; ++g)
-    if (!owner.count(g)) pcie.fail("switches", fmt::format("GPU {} is under no PCIe switch", g));
-  bool two_sockets =
-      std::any_of(spec.switches.begin(), spec.switches.end(), [](auto& s) { return s.socket == 1; });
-  if (two_sockets && !spec.inter_socket)
-    pcie.fail("inter_socket", "required when switches sit on two sockets (QPI/UPI/xGMI link)");
-  pcie.finish();
-  return spec;
-}
-
-NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
-  NvlinkSpec spec;
-  spec.link = read_link(nvlink.object("link"));
-  std::set<std::pair<int, int>> seen;
-  nvlink.array("pairs", [&](const nlohmann::json& v, const std::string& path) {
-    if (!v.is_array() || v.size() != 3)
-      throw InputError(nvlink.file(), path, "expected [gpu_a, gpu_b, link_count]");
-    NvlinkPair p;
-    p.a = static_cast<int>(json_integer(v[0], nvlink.file(), path + "[0]"));
-    p.b = static_cast<int>(json_integer(v[1], nvlink.file(), path + "[1]"));
-    p.links = static_cast<int>(json_integer(v[2], nvlink.file(), path + "[2]"));
-    for (int g : {p.a, p.b})
-      if (g < 0 || g >= gpus_per_node)
-        throw InputError(nvlink.file(), path,
-                         fmt::format("GPU index {} out of range 0..{}", g, gpus_per_node - 1));
-    if (p.a == p.b) throw InputError(nvlink.file(), path, "an NVLink pair needs two different GPUs");
-    if (p.links <= 0) throw InputError(nvlink.file(), path + "[2]", "expected a positive link count");
-    if (p.a > p.b) std::swap(p.a, p.b);
-    if (!seen.insert({p.a, p.b}).second)
-      throw InputError(nvlink.file(), path, fmt::format("pair {}-{} listed twice", p.a, p.b));
-    spec.pairs.push_back(p);
-  });
-  nvlink.finish();
-  return spec;
-}
-
-FabricSpec read_fabric(ObjectReader fabric) {
-  FabricSpec spec;
-  spec.topology = fabric.enumeration("topology", kFabricTopologyNames);
-  spec.link = read_link(fabric.object("link"));
-  if (spec.topology == FabricTopology::fat_tree) {
-    spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
-    spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
-    if (spec.oversubscription < 1.0)
-      fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
-    double uplinks = spec.switch_radix / spec.oversubscription;
-    if (uplinks < 1.0 || std::abs(uplinks - std::round(uplinks)) > 1e-9)
-      fabric.fail(
-          "oversubscription",
-          fmt::format("switch_radix / oversubscription = {} must be a whole number of uplinks", uplinks));
-  }
-  if (spec.topology == FabricTopology::torus) {
-    const auto& dims = fabric.raw("dimensions");
-    if (dims.is_array()) {
-      fabric.array("dimensions", [&](const nlohmann::json& v, const std::string& path) {
-        auto d = json_integer(v, fabric.file(), path);
-        if (d <= 0) throw InputError(fabric.file(), path, "expected a positive torus dimension");
-        spec.torus_dimensions.push_back(static_cast<int>(d));
-      });
-      if (spec.torus_dimensions.empty()) fabric.fail("dimensions", "expected at least one dimension");
-    } else {
-      auto rank = fabric.integer("dimensions");
-      if (rank < 1 || rank > 3) fabric.fail("dimensions", "expected 1, 2 or 3, or an explicit list of sizes");
-      spec.torus_rank = static_cast<int>(rank);
-    }
-  }
-  fabric.finish();
-  return spec;
-}
-
-}  // namespace
 
 std::vector<int> torus_dimensions(const FabricSpec& fabric, int nodes) {
   if (!fabric.torus_dimensions.empty()) return fabric.torus_dimensions;
@@ -170,14 +28,6 @@ std::vector<int> torus_dimensions(const FabricSpec& fabric, int nodes) {
   dims.push_back(remaining);
   std::sort(dims.rbegin(), dims.rend());
   return dims;
-}
-
-std::string to_string(FabricTopology topology) {
-  return std::string(kFabricTopologyNames.name(topology));
-}
-
-std::string to_string(Sharing sharing) {
-  return std::string(kSharingNames.name(sharing));
 }
 
 void validate_platform(const PlatformSpec& spec) {
@@ -255,16 +105,7 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
     node.fail("gpus", fmt::format("expected at most {} GPUs per node", kMaxGpusPerNode));
   spec.gpus_per_node = static_cast<int>(gpus);
 
-  ObjectReader gpu = node.object("gpu");
-  spec.gpu.model = gpu.string("model");
-  spec.gpu.speed_flops = gpu.flops("speed");
-  if (auto calibration = gpu.optional_string("calibration")) {
-    std::filesystem::path p(*calibration);
-    if (p.is_relative()) p = std::filesystem::path(file).parent_path() / p;
-    spec.gpu.calibration = p.lexically_normal().string();
-  }
-  gpu.finish();
-
+  spec.gpu = read_gpu(node.object("gpu"), file);
   if (node.has("pcie")) spec.pcie = read_pcie(node.object("pcie"), spec.gpus_per_node);
   if (node.has("nvlink")) spec.nvlink = read_nvlink(node.object("nvlink"), spec.gpus_per_node);
   if (node.has("nvswitch")) {
@@ -272,31 +113,11 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
     spec.nvswitch = NvswitchSpec{read_link(nvswitch.object("port"))};
     nvswitch.finish();
   }
-  std::set<std::string> nic_names;
-  node.array("nics", [&](const nlohmann::json& v, const std::string& path) {
-    ObjectReader nic(v, file, path);
-    NicSpec n;
-    n.name = nic.string("name");
-    if (!nic_names.insert(n.name).second) nic.fail("name", fmt::format("duplicate NIC name \"{}\"", n.name));
-    n.pcie_switch = nic.optional_string("pcie_switch").value_or("");
-    n.link = read_link(nic.object("link"));
-    if (nic.has("gpus")) {
-      n.gpus = read_gpu_list(nic, "gpus", spec.gpus_per_node);
-    } else {
-      nic.fail("gpus", "required key is missing (list the GPUs whose traffic uses this NIC)");
-    }
-    nic.finish();
-    spec.nics.push_back(std::move(n));
-  });
+  spec.nics = read_nics(node, spec.gpus_per_node);
   node.finish();
 
   spec.fabric = read_fabric(top.object("fabric"));
-  if (top.has("network")) {
-    ObjectReader network = top.object("network");
-    spec.network.model = network.optional_choice("model", {"CM02", "LV08"}).value_or("CM02");
-    spec.network.crosstraffic = network.optional_boolean("crosstraffic").value_or(false);
-    network.finish();
-  }
+  if (top.has("network")) spec.network = read_network(top.object("network"));
   top.finish();
 
   if (nodes_override) spec.nodes = *nodes_override;

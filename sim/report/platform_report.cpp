@@ -62,19 +62,8 @@ std::string fabric_description(const PlatformSpec& spec) {
   return text;
 }
 
-}  // namespace
-
-std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes& routes) {
-  const int g = spec.gpus_per_node;
-  std::string out;
-  out += fmt::format("Platform {} ({})\n", spec.name, spec.file);
-  if (!spec.description.empty()) out += fmt::format("  {}\n", spec.description);
-  out += fmt::format("Nodes:      {} x {} GPUs ({}, {}) = {} GPUs\n", spec.nodes, g, spec.gpu.model,
-                     units::format_flops(spec.gpu.speed_flops), spec.total_gpus());
-  if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
-  out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
-
-  // Links of one node by kind, read from the routes the node really uses.
+// Links of one node by kind, read from the routes the node really uses.
+std::string links_section(const PlatformSpec& spec) {
   std::map<std::string, std::pair<int, LinkSpec>> kinds;
   std::map<std::string, bool> seen;
   auto collect = [&](const std::vector<NodeLinkRef>& route) {
@@ -88,51 +77,70 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
       ++entry.first;
     }
   };
-  for (int a = 0; a < g; ++a) {
-    for (int b = a + 1; b < g; ++b) collect(gpu_to_gpu_route(spec, a, b));
+  for (int a = 0; a < spec.gpus_per_node; ++a) {
+    for (int b = a + 1; b < spec.gpus_per_node; ++b) collect(gpu_to_gpu_route(spec, a, b));
     collect(gpu_to_nic_route(spec, a));
   }
-  out += "Links per node (kind, bandwidth per direction, latency: count):\n";
+  std::string out = "Links per node (kind, bandwidth per direction, latency: count):\n";
   for (const auto& [key, entry] : kinds)
     out += fmt::format("  {:<44} x{} ({})\n", key, entry.first, to_string(entry.second.sharing));
+  return out;
+}
+
+std::string gpu_matrix_section(const PlatformSpec& spec, const ProbedRoutes& routes) {
+  const int g = spec.gpus_per_node;
+  std::string out = "\nGPU-to-GPU inside node 0 (connection, route bottleneck GB/s, latency us):\n";
+  out += fmt::format("{:>6}", "");
+  for (int b = 0; b < g; ++b) out += fmt::format("{:>18}", fmt::format("GPU{}", b));
+  out += "\n";
+  for (int a = 0; a < g; ++a) {
+    out += fmt::format("{:>6}", fmt::format("GPU{}", a));
+    for (int b = 0; b < g; ++b) {
+      if (a == b) {
+        out += fmt::format("{:>18}", "X");
+        continue;
+      }
+      const auto& r = routes.inside_node[size_t(a)][size_t(b)];
+      out += fmt::format("{:>18}", fmt::format("{} {:.1f} {:.2f}", connection_label(spec, a, b),
+                                               r.bandwidth_Bps / 1e9, r.latency_s * 1e6));
+    }
+    out += "\n";
+  }
+  return out +
+         "  Legend: NV<k> = k NVLinks, NVS = NVSwitch, PIX = same PCIe switch, NODE = PCIe via the root\n"
+         "  complex, SYS = PCIe across the inter-socket link.\n";
+}
+
+std::string inter_node_section(const PlatformSpec& spec, const ProbedRoutes& routes) {
+  std::string out = "\nInter-node paths (GPU of node 0 -> same GPU of the farthest node):\n";
+  for (int a = 0; a < spec.gpus_per_node; ++a) {
+    const auto& r = routes.across_fabric[size_t(a)];
+    out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a, spec.nodes - 1,
+                       a, r.hops, units::format_bandwidth(r.bandwidth_Bps), units::format_time(r.latency_s),
+                       spec.nics[nic_of_gpu(spec, a)].name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes& routes) {
+  std::string out;
+  out += fmt::format("Platform {} ({})\n", spec.name, spec.file);
+  if (!spec.description.empty()) out += fmt::format("  {}\n", spec.description);
+  out += fmt::format("Nodes:      {} x {} GPUs ({}, {}) = {} GPUs\n", spec.nodes, spec.gpus_per_node,
+                     spec.gpu.model, units::format_flops(spec.gpu.speed_flops), spec.total_gpus());
+  if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
+  out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
+  out += links_section(spec);
   out += fmt::format("Fabric:     {}\n", fabric_description(spec));
   out += fmt::format("            per-node link {} rail(s) x {} = {}, latency {} per hop\n", spec.rails(),
                      units::format_bandwidth(spec.fabric.link.bandwidth_Bps),
                      units::format_bandwidth(spec.fabric.link.bandwidth_Bps * spec.rails()),
                      units::format_time(spec.fabric.link.latency_s));
   out += fmt::format("Bisection:  {}\n", units::format_bandwidth(bisection_bandwidth_Bps(spec)));
-
-  if (g > 1) {
-    out += "\nGPU-to-GPU inside node 0 (connection, route bottleneck GB/s, latency us):\n";
-    out += fmt::format("{:>6}", "");
-    for (int b = 0; b < g; ++b) out += fmt::format("{:>18}", fmt::format("GPU{}", b));
-    out += "\n";
-    for (int a = 0; a < g; ++a) {
-      out += fmt::format("{:>6}", fmt::format("GPU{}", a));
-      for (int b = 0; b < g; ++b) {
-        if (a == b) {
-          out += fmt::format("{:>18}", "X");
-          continue;
-        }
-        const auto& r = routes.inside_node[size_t(a)][size_t(b)];
-        out += fmt::format("{:>18}", fmt::format("{} {:.1f} {:.2f}", connection_label(spec, a, b),
-                                                 r.bandwidth_Bps / 1e9, r.latency_s * 1e6));
-      }
-      out += "\n";
-    }
-    out +=
-        "  Legend: NV<k> = k NVLinks, NVS = NVSwitch, PIX = same PCIe switch, NODE = PCIe via the root\n"
-        "  complex, SYS = PCIe across the inter-socket link.\n";
-  }
-  if (spec.nodes > 1) {
-    out += "\nInter-node paths (GPU of node 0 -> same GPU of the farthest node):\n";
-    for (int a = 0; a < g; ++a) {
-      const auto& r = routes.across_fabric[size_t(a)];
-      out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a,
-                         spec.nodes - 1, a, r.hops, units::format_bandwidth(r.bandwidth_Bps),
-                         units::format_time(r.latency_s), spec.nics[nic_of_gpu(spec, a)].name);
-    }
-  }
+  if (spec.gpus_per_node > 1) out += gpu_matrix_section(spec, routes);
+  if (spec.nodes > 1) out += inter_node_section(spec, routes);
   return out;
 }
 
