@@ -1,112 +1,15 @@
 #!/usr/bin/python3
-"""Where the time of one training iteration goes, per schedule and GPU count (stacked bars).
+"""Time breakdown per iteration: `python3 -m dasim_analysis plot-breakdown`.
 
-Each bar stacks, bottom to top, per iteration and mean over workers:
-  compute               = compute_s
-  exposed communication = exposed_comm_s                   (workers waited for it)
-  hidden communication  = max(comm_s - exposed_comm_s, 0)  (in flight while compute went on)
-Compute + exposed is about the iteration time, marked by a black tick (iter_time_s itself), so
-the hatched part above the tick is communication the schedule hid behind compute and the bar top
-is compute + all communication. One panel per (workload, platform).
-
-Usage: plot_breakdown.py RESULTS.csv -o FILE.png
+Kept at this path, with its arguments, because `dasim run --plot` runs it by path.
 """
 
-import argparse
 import os
 import sys
 
+# The package sits next to this file; put it on the path whatever the current directory.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import results_io  # noqa: E402
-
-PANEL_COLUMNS = results_io.PANEL_COLUMNS
-COMPONENTS = [  # (label, colour, hatch)
-    ("compute", "#8da0cb", ""),
-    ("exposed communication (waited for)", "#e41a1c", ""),
-    ("hidden communication (overlapped)", "#b3de69", "//"),
-]
-
-
-def components(rows):
-    hidden = (rows["comm_s"] - rows["exposed_comm_s"]).clip(lower=0)
-    return [rows["compute_s"], rows["exposed_comm_s"], hidden]
-
-
-def short_label(columns, key):
-    values = dict(zip(columns, key))
-    schedule, tau, delay = values["schedule"], values["tau"], values["delay"]
-    text = {"sgd": "SGD", "local_sgd": f"local τ{tau}", "dasgd": f"DaSGD τ{tau} d{delay}"}[schedule]
-    extra = [results_io.format_value(values[c]) for c in columns[3:]]
-    return " ".join([text] + extra)
-
-
-def draw_panel(axis, rows, workload, platform, scale, unit):
-    gpu_counts = sorted(rows["gpus"].unique())
-    columns = results_io.curve_columns(rows, exclude=PANEL_COLUMNS + ["gpus"])
-    curves = results_io.sorted_curves(rows, columns)
-    width = 0.8 / len(curves)
-    top = 0.0
-    for index, (key, curve) in enumerate(curves):
-        curve = curve.set_index("gpus").reindex(gpu_counts)
-        present = curve["iter_time_s"].notna().to_numpy()
-        positions = [g + (index - (len(curves) - 1) / 2) * width
-                     for g, keep in zip(range(len(gpu_counts)), present) if keep]
-        curve = curve[present]
-        bottom = [0.0] * len(curve)
-        for (label, colour, hatch), values in zip(COMPONENTS, components(curve)):
-            heights = (values * scale).tolist()
-            axis.bar(positions, heights, width * 0.92, bottom=bottom, color=colour, hatch=hatch,
-                     edgecolor="#404040", linewidth=0.5, label=label if index == 0 else None)
-            bottom = [b + h for b, h in zip(bottom, heights)]
-        iteration = (curve["iter_time_s"] * scale).tolist()
-        axis.scatter(positions, iteration, marker="_", s=(width * 300) ** 2 / 40, color="black",
-                     linewidths=2.5, zorder=3, label="iteration time" if index == 0 else None)
-        for x, height, marker in zip(positions, bottom, iteration):
-            y = max(height, marker)
-            top = max(top, y)
-            axis.annotate(short_label(columns, key), (x, y), xytext=(0, 3),
-                          textcoords="offset points", rotation=90, ha="center", va="bottom",
-                          fontsize=8)
-    axis.set_xticks(range(len(gpu_counts)))
-    axis.set_xticklabels([str(g) for g in gpu_counts])
-    axis.set_xlabel("GPUs")
-    axis.set_ylabel(f"time per iteration ({unit})")
-    # Room above the tallest bar for its rotated label (about 1.2% of the axis per character).
-    longest_label = max(len(short_label(columns, key)) for key, _ in curves)
-    axis.set_ylim(0, top * (1.2 + 0.015 * longest_label))
-    axis.grid(axis="x", visible=False)
-    note = results_io.constant_note(rows, ["collective", "batch_per_gpu", "source"])
-    axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
-    handles, labels = axis.get_legend_handles_labels()
-    order = [labels.index(name) for name, _, _ in reversed(COMPONENTS)] + [
-        labels.index("iteration time")]
-    axis.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper left",
-                framealpha=0.9)
-
-
-def main():
-    parser = argparse.ArgumentParser(description="Stacked bars of compute / hidden / exposed "
-                                     "communication per iteration from a dasim results.csv.")
-    parser.add_argument("results", metavar="RESULTS.csv")
-    parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
-    args = parser.parse_args()
-
-    frame = results_io.load_results(args.results)
-    results_io.check_panels(args.results, frame, "gpus")
-    plt = results_io.pyplot()
-    longest = float((frame["compute_s"] + frame[["comm_s", "exposed_comm_s"]].max(axis=1)).max())
-    scale, unit = (1e3, "ms") if longest < 2.0 else (1.0, "s")
-    groups = results_io.panels(frame)
-    bars = max(len(rows) for _, rows in groups)
-    figure, axes = results_io.subplot_grid(plt, len(groups), panel_width=max(7.0, 0.28 * bars),
-                                           panel_height=5.2)
-    for axis, ((workload, platform), rows) in zip(axes, groups):
-        draw_panel(axis, rows, workload, platform, scale, unit)
-    figure.suptitle("Time breakdown per iteration (mean over workers)", fontsize=13)
-    figure.tight_layout()
-    results_io.save_figure(figure, args.output)
-    print(f"wrote {args.output}", file=sys.stderr)
-
+from dasim_analysis.plot_breakdown import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,7 @@
 # (and 9 ms at step 2, before the window): 72, (8 x 0.5 + 2 x 6) / 2 = 8, 6, first wait step 6.
 #
 # --simulate: OUT's scenario re-run with the run's rank speeds. With both ranks equally fast
-# (equal compute), polled-rounds DaSGD in step costs each rank its two chunk copies per average:
+# (equal compute), polled_rounds DaSGD in step costs each rank its two chunk copies per average:
 # ResNet-50's 25,557,032 fp32 parameters = 102,228,128 B on flat-100gbe (12.5e9 B/s, 2 us per
 # route), 2 x (51,114,064 / 12.5e9 + 2 us) = 8.18 ms per period.
 source "$2/tests/lib/cli_assert.sh"  # BIN, SRC, WORK, fail, expect_bad_input, finish
@@ -38,7 +38,7 @@ $PY "$SCRIPT" "$WORK/out" --wait-ms 7 | grep -q "dasgd_np2_r0.json: in step;" ||
 # schedule, a run file that is not a dasim-train run (an older one without timed_steps),
 # --simulate without the folder's scenario, and a --bin-dir without dasim.
 expect_bad_input "no sgd runs" "no multi-rank sgd runs" $PY "$SCRIPT" "$WORK/out" --schedule sgd
-expect_bad_input "--simulate without a scenario" "--simulate needs" $PY "$SCRIPT" "$WORK/out" --simulate polled-rounds
+expect_bad_input "--simulate without a scenario" "--simulate needs" $PY "$SCRIPT" "$WORK/out" --simulate polled_rounds
 mkdir -p "$WORK/old/runs"
 $PY -c "
 import json, sys
@@ -50,7 +50,8 @@ expect_bad_input "a run without timed_steps" "dasgd_np2_r1.json: not a dasim-tra
 
 # --simulate with equal ranks: the closed form above. The folder's scenario says progress async
 # (which hides the whole allreduce behind the next step: 0 ms), so 8.18 also shows that
-# --simulate's progress replaces the scenario's.
+# --simulate's progress replaces the scenario's. The older spelling polled-rounds is accepted and
+# reported under the canonical name.
 $PY - "$WORK/out" "$SRC" <<'PY'
 import json, os, sys
 out, source = sys.argv[1], sys.argv[2]
@@ -63,7 +64,9 @@ run = json.load(open(os.path.join(out, "runs", "dasgd_np2_r0.json")))
 run["per_rank_steps"][1]["compute_s"] = run["per_rank_steps"][0]["compute_s"]
 json.dump(run, open(os.path.join(out, "runs", "dasgd_np2_r0.json"), "w"))
 PY
-out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN" --simulate async,polled-rounds)
-[[ $out == *"exposed (mean of ranks) measured 6.00, simulated async 0.00, polled-rounds 8.18" ]] || fail "--simulate: $out"
+out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN" --simulate async,polled_rounds)
+[[ $out == *"exposed (mean of ranks) measured 6.00, simulated async 0.00, polled_rounds 8.18" ]] || fail "--simulate: $out"
+out=$($PY "$SCRIPT" "$WORK/out" --bin-dir "$BIN" --simulate polled-rounds)
+[[ $out == *"exposed (mean of ranks) measured 6.00, simulated polled_rounds 8.18" ]] || fail "--simulate polled-rounds: $out"
 expect_bad_input "a --bin-dir without dasim" "--bin-dir: cannot run" $PY "$SCRIPT" "$WORK/out" --bin-dir "$WORK/nowhere" --simulate polled
 finish

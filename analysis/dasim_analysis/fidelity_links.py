@@ -1,4 +1,4 @@
-"""The communication half of analysis/fidelity.py's prediction: each MPI call the executor makes,
+"""The communication half of the fidelity command's prediction: each MPI call the executor makes,
 timed with dasim-mpi-allreduce-bench the way the executor makes it, fitted by dasim fit-links
 around the messages sent, and written as a platform file whose simulated ring allreduce takes the
 fitted time."""
@@ -8,11 +8,19 @@ import math
 import os
 import statistics
 
-from fidelity_common import fail, mpirun, profile_path, profile_ranks, progress, run
+from .errors import fail
+from .fidelity_common import mpirun, profile_path, profile_ranks, progress, run
+from .files import write_json, write_text
 
 
 # The sizes around each message the link is measured and fitted at (see fit_link).
 MESSAGE_NEIGHBOURHOOD = (0.8, 1.0, 1.25)
+
+# The polled bench's result moves by 10-15% from one mpirun to the next (3.3-4.8 ms at 19 MB
+# within minutes here: where the ranks' pages and cores land, and whether one rank falls behind),
+# more than between repetitions within one: each repeat launches it this many times (once with
+# --quick) and the fit takes the median over all.
+POLLED_LAUNCHES = 3
 
 
 # The MPI call each schedule makes in dasim-train (executor/trainer.cpp), as the arguments that
@@ -125,26 +133,33 @@ def sweep_link(args, out, ranks, messages, call):
     text = run(bench_command(args, ranks, call, sweep_top, sizes_around(messages),
                              5 if args.quick else 20, 3 if args.quick else 15),
                os.path.join(out, "commands.log"))
-    with open(log, "w") as f:
-        f.write("".join(line + "\n" for line in table_rows(text)))
+    write_text(log, "".join(line + "\n" for line in table_rows(text)))
 
 
 def link_repeat_path(out, ranks, call, repeat):
     return os.path.join(out, "runs", f"allreduce_np{ranks}_{call[0]}_r{repeat}.log")
 
 
-def fit_link(args, out, ranks, messages, call):
-    """Fits time = alpha + bytes / beta to the sizes measured around the messages only (each
-    message, x0.8 and x1.25): for each, the median over the sweep and the repeats' measurements
-    (taken between the training runs, so the same load drifts hit them) -> OUT/links_npN_CALL.json. Shared-memory MPI changes
-    protocol and falls out of the caches with the size (here the time per byte grows about 10x
-    between 4 and 32 MiB), so a fit over all sizes, or even over the powers of two that bracket a
-    message, misdescribes it."""
-    extra = sizes_around(messages)
-    low, high = extra[0], extra[-1]
+def time_call(args, out, ranks, call, messages, repeat):
+    """Step 3b: CALL at RANKS ranks timed again at the message sizes in this repeat, between the
+    training runs; the polled call as the executor polls it, from this repeat's profile (so the
+    profiles run first) -> OUT/runs/allreduce_npN_CALL_rR.log."""
+    polls = poll_pattern(args, out, ranks, repeat) if call[2] else None
+    tables = []
+    for _ in range(POLLED_LAUNCHES if call[2] and not args.quick else 1):
+        text = run(bench_command(args, ranks, call, 8, sizes_around(messages),
+                                 5 if args.quick else 20, 3 if args.quick else 15, polls),
+                   os.path.join(out, "commands.log"))
+        tables += table_rows(text)
+    write_text(link_repeat_path(out, ranks, call, repeat), "".join(line + "\n" for line in tables))
+
+
+def measured_latencies(args, out, ranks, call, sizes):
+    """Per size in SIZES, every latency (us) measured for CALL at RANKS ranks: in the sweep (none for
+    the polled call) and in each repeat's launches. Returns (the logs read, {size: [latency]})."""
     logs = [] if call[2] else [os.path.join(out, f"allreduce_np{ranks}_{call[0]}.log")]
     logs += [link_repeat_path(out, ranks, call, r) for r in range(args.repeats)]
-    medians = {}
+    latencies = {}
     for path in logs:
         with open(path) as f:
             for line in f:
@@ -153,21 +168,34 @@ def fit_link(args, out, ranks, messages, call):
                 # falls among them (16 MiB between 15.2 and 23.7 MB) is measured once, not per
                 # repeat, and Open MPI is up to 19% faster there than the line through its
                 # neighbours; it pulled the fit 6-8% below the time at the message itself.
-                if line[:1].isdigit() and int(fields[0]) in extra:
-                    medians.setdefault(int(fields[0]), []).append(float(fields[1]))
+                if line[:1].isdigit() and int(fields[0]) in sizes:
+                    latencies.setdefault(int(fields[0]), []).append(float(fields[1]))
+    return logs, latencies
+
+
+def fit_link(args, out, ranks, messages, call):
+    """Fits time = alpha + bytes / beta to the sizes measured around the messages only (each
+    message, x0.8 and x1.25): for each, the median over the sweep and the repeats' measurements
+    (taken between the training runs, so the same load drifts hit them)
+    -> OUT/allreduce_npN_CALL_fitted.log (the medians), OUT/links_npN_CALL.json (the fit).
+    Shared-memory MPI changes protocol and falls out of the caches with the size (here the time
+    per byte grows about 10x between 4 and 32 MiB), so a fit over all sizes, or even over the
+    powers of two that bracket a message, misdescribes it."""
+    sizes = sizes_around(messages)
+    logs, latencies = measured_latencies(args, out, ranks, call, sizes)
+    medians = {size: statistics.median(latencies[size]) for size in sorted(latencies)}
     merged = os.path.join(out, f"allreduce_np{ranks}_{call[0]}_fitted.log")
-    with open(merged, "w") as f:
-        f.write(f"# {call[0]} at {ranks} ranks: per size, the median latency over the measurements in "
-                f"{len(logs)} logs (the sweep, if any, and each repeat's launches)\n")
-        f.write("# Size  Median Latency(us)\n")
-        for size in sorted(medians):
-            f.write(f"{size} {statistics.median(medians[size]):.3f}\n")
+    write_text(merged, f"# {call[0]} at {ranks} ranks: per size, the median latency over the "
+                       f"measurements in {len(logs)} logs (the sweep, if any, and each repeat's "
+                       f"launches)\n# Size  Median Latency(us)\n" +
+               "".join(f"{size} {median:.3f}\n" for size, median in medians.items()))
     links = os.path.join(out, f"links_np{ranks}_{call[0]}.json")
     status, text = run([os.path.join(args.bin_dir, "dasim"), "fit-links", merged, "--out", links,
-                        "--min-bytes", str(low), "--max-bytes", str(high)],
+                        "--min-bytes", str(sizes[0]), "--max-bytes", str(sizes[-1])],
                        os.path.join(out, "commands.log"), check=False)
-    link = {"min_bytes": low, "max_bytes": high, "call": call[0], "bench_arguments": list(call[1]),
-            "polled": call[2], "measurements": len(logs), "log": os.path.basename(merged)}
+    link = {"min_bytes": sizes[0], "max_bytes": sizes[-1], "call": call[0],
+            "bench_arguments": list(call[1]), "polled": call[2], "measurements": len(logs),
+            "log": os.path.basename(merged)}
     if status == 0:
         with open(links) as f:
             fit = json.load(f)["fits"]["all"]
@@ -175,20 +203,26 @@ def fit_link(args, out, ranks, messages, call):
                      "rms_relative_residual": fit.get("rms_relative_residual"),
                      "fit": os.path.basename(links)})
     elif "do not grow with message size" in text:
-        # Over +-25% of a small message the noise can hide the size dependence (seen with 340 KB
-        # messages while other jobs shared the cores); what the prediction needs is the time at
-        # the message, so take time = bytes / beta through the origin, least squares on relative
-        # residuals: 1 / beta = sum(x / t) / sum(x^2 / t^2).
-        points = [(size, statistics.median(times) * 1e-6) for size, times in medians.items()]
-        inverse_beta = sum(x / t for x, t in points) / sum((x / t) ** 2 for x, t in points)
+        beta = beta_through_origin(medians)
         progress(f"warning: {call[0]} at {ranks} ranks: times around the message do not grow with "
-                 f"its size (noise); beta from time through the origin: {1 / inverse_beta / 1e9:.3g} GB/s")
-        link.update({"alpha_s": 0.0, "beta_Bps": 1 / inverse_beta, "fit": None,
+                 f"its size (noise); beta from time through the origin: {beta / 1e9:.3g} GB/s")
+        link.update({"alpha_s": 0.0, "beta_Bps": beta, "fit": None,
                      "fallback": "times did not grow with size around the message: "
                                  "beta from time = bytes / beta through the origin"})
     else:
-        fail(f"dasim fit-links failed on {merged} (status {status}):\n{text.strip()}")
+        last = (text.strip().splitlines() or ["no output"])[-1]
+        fail(f"dasim fit-links failed on {merged} (status {status}; its output is in "
+             f"{os.path.join(out, 'commands.log')}): {last}")
     return link
+
+
+def beta_through_origin(medians):
+    """Over +-25% of a small message the noise can hide the size dependence (seen with 340 KB
+    messages while other jobs shared the cores); what the prediction needs is the time at the
+    message, so take time = bytes / beta through the origin, least squares on relative residuals:
+    1 / beta = sum(x / t) / sum(x^2 / t^2). MEDIANS: {bytes: latency in us}."""
+    points = [(size, latency * 1e-6) for size, latency in medians.items()]
+    return sum((x / t) ** 2 for x, t in points) / sum(x / t for x, t in points)
 
 
 def write_platform(out, ranks, link, calibration, gflops):
@@ -217,7 +251,5 @@ def write_platform(out, ranks, link, calibration, gflops):
                 "nodes": 1, "node": node,
                 "fabric": {"topology": "star", "link": figures}}
     path = os.path.join(out, f"localhost-shm-{ranks}-{link['call']}.json")
-    with open(path, "w") as f:
-        json.dump(platform, f, indent=2)
-        f.write("\n")
+    write_json(path, platform)
     return path

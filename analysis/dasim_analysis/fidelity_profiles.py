@@ -1,26 +1,58 @@
-"""The compute half of analysis/fidelity.py's prediction: the per-repeat profiles merged into the
-workload the simulator gets, and how far the ranks drift apart between synchronisations."""
+"""The compute half of the fidelity command's prediction (its step 5): the per-repeat profiles
+merged into the workload the simulator gets, each rank's persistent speed (the stragglers), and how
+far the ranks drift apart between synchronisations (the jitter)."""
 
 import json
 import math
 import os
 import statistics
 
-from fidelity_common import profile_path
-
+from .fidelity_common import configurations, profile_path, profile_ranks, progress
+from .files import write_json
+from .plan import sync_period
 
 MAX_JITTER = 1.0  # the largest jitter.stddev a scenario accepts
 
 
-def sync_period(schedule, tau):
-    """Steps between two points where every rank waits for all the others."""
-    return 1 if schedule == "sgd" else tau
+def prediction_compute(args, out, plans):
+    """The compute side of the prediction: the executor's own per-layer times, from profile runs
+    separate from the measured ones. With --profile-at each (default) the model is profiled at
+    every rank count, all ranks training together, so the layer times include what N ranks
+    sharing the node's cores and memory bandwidth cost each other; with --profile-at 1 one rank
+    profiles alone (the usual setup on a dedicated cluster, one rank per GPU / node). Returns
+    (workloads {profiled ranks: (file, name)}, stragglers {ranks: {rank: slowdown}},
+    jitters {(ranks, schedule): stddev}); no stragglers or jitter without a profile per rank count."""
+    each = args.profile_at == "each"
+    speeds = {r: rank_speeds(args, out, r) if each else ({}, 1.0) for r in args.ranks}
+    workloads = {r: merge_profiles(args, out, r, speeds.get(r, ({}, 1.0))[1])
+                 for r in sorted({profile_ranks(args, r) for r in args.ranks})}
+    stragglers = {r: speeds[r][0] for r in args.ranks if r > 1 and each}
+    jitters = {(r, s): scenario_jitter(args, out, r, plans[s])
+               for r, s in configurations(args) if r > 1 and each}
+    return workloads, stragglers, jitters
 
 
-def profile_rank_steps(args, out, ranks, repeat):
-    """Each rank's step compute times (post warm-up) in one profile run."""
+def scenario_jitter(args, out, ranks, plan):
+    """rank_jitter over the synchronisation period of the schedule dasim-train planned (PLAN),
+    capped at what a scenario accepts."""
+    schedule = plan["schedule"]
+    jitter = rank_jitter(args, out, ranks, sync_period(schedule, plan["tau"]))
+    if jitter > MAX_JITTER:
+        # Ranks time-sliced on shared cores drift by whole time slices, far beyond what Gaussian
+        # step noise describes; the scenario format stops at a 100% stddev.
+        progress(f"warning: ranks drift {100 * jitter:.0f}% per step apart ({schedule}, {ranks} "
+                 f"ranks): the runs were time-sliced; jitter capped at {100 * MAX_JITTER:.0f}%")
+        jitter = MAX_JITTER
+    return jitter
+
+
+def profile_rank_steps(out, ranks, repeat):
+    """Each rank's step compute times in one profile run, over the window the run itself timed
+    (config.timed_steps, 1-based inclusive: the steps after its warm-up)."""
     with open(os.path.join(out, "runs", f"profile_np{ranks}_r{repeat}.json")) as f:
-        return [r["compute_s"][args.warmup:] for r in json.load(f)["per_rank_steps"]]
+        run = json.load(f)
+    first, last = run["config"]["timed_steps"]
+    return [r["compute_s"][first - 1:last] for r in run["per_rank_steps"]]
 
 
 def rank_speeds(args, out, ranks):
@@ -37,7 +69,7 @@ def rank_speeds(args, out, ranks):
         return {}, 1.0
     runs = []
     for repeat in range(args.repeats):
-        means = [statistics.mean(steps) for steps in profile_rank_steps(args, out, ranks, repeat)]
+        means = [statistics.mean(steps) for steps in profile_rank_steps(out, ranks, repeat)]
         runs.append((max(means) / min(means), means))
     _, means = sorted(runs)[(len(runs) - 1) // 2]
     fastest = min(means)
@@ -58,7 +90,7 @@ def rank_jitter(args, out, ranks, period):
         return 0.0
     estimates = []
     for repeat in range(args.repeats):
-        steps = profile_rank_steps(args, out, ranks, repeat)
+        steps = profile_rank_steps(out, ranks, repeat)
         mean_step = statistics.mean(x for rank_steps in steps for x in rank_steps)
         deviations = [[] for _ in steps]  # per rank, per block: its block minus the block's average
         for first in range(0, len(steps[0]) - period + 1, period):
@@ -92,7 +124,5 @@ def merge_profiles(args, out, ranks, scale=1.0):
                         f"({profiles[0]['source']})"
                         + (f", x {scale:.6g}: the fastest rank's times" if scale != 1.0 else ""))
     path = os.path.join(out, f"workload_np{ranks}.json")
-    with open(path, "w") as f:
-        json.dump(merged, f, indent=2)
-        f.write("\n")
+    write_json(path, merged)
     return path, merged["name"]

@@ -1,0 +1,46 @@
+"""python3 -m dasim_analysis COMMAND [ARGS...]: runs one command's main(ARGS).
+
+The command modules are imported only once chosen, so `--help` and a mistyped command answer
+without loading pandas or matplotlib.
+"""
+
+import importlib
+import sys
+
+from .errors import fail
+
+PROG = "python3 -m dasim_analysis"
+# command -> (module, what it does), in the order --help lists them.
+COMMANDS = {
+    "plot-scaleup": ("plot_scaleup", "speedup and efficiency vs GPUs from a results.csv"),
+    "plot-breakdown": ("plot_breakdown", "compute / exposed / hidden communication per iteration"),
+    "plot-sizing": ("plot_sizing", "efficiency vs inter-node bandwidth, slowest fabric keeping 90%"),
+    "compare": ("compare", "predicted vs measured iteration time of two results files"),
+    "fidelity": ("fidelity", "predict and measure this machine's runs, and compare (dasim-train)"),
+    "fidelity-ranks": ("fidelity_ranks", "rank by rank: where a fidelity folder's runs spent each period"),
+}
+
+
+def usage():
+    width = max(len(name) for name in COMMANDS)
+    lines = [f"usage: {PROG} COMMAND [ARGS...]   ({PROG} COMMAND --help for its arguments)",
+             "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(usage())
+        return
+    if not argv:
+        fail(f"{PROG}: expected a command ({', '.join(COMMANDS)}); --help lists them")
+    if argv[0] not in COMMANDS:
+        fail(f"{PROG}: unknown command '{argv[0]}' (expected one of {', '.join(COMMANDS)})")
+    module = importlib.import_module(f".{COMMANDS[argv[0]][0]}", __package__)
+    module.main(argv[1:], prog=f"{PROG} {argv[0]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Loading and validating a dasim results.csv, the input of every figure and comparison.
+
+Every command reads a dasim results.csv (simulated or measured rows, the schema of
+base/results/result_row.hpp). A wrong file must stop the command before it draws anything, with
+one line naming the file and the problem and exit status 2 (the project's bad-input convention),
+so the validation is done here once for all of them.
+"""
+
+import math
+import re
+
+import pandas as pd
+
+from .errors import fail
+
+# The C++ kResultColumns (base/results/result_row.hpp), in its order; extra sweep columns may
+# follow. tests/cli/results_schema.sh checks that a `dasim run` header is exactly this list.
+RESULT_COLUMNS = [
+    "scenario", "platform", "workload", "schedule", "tau", "delay", "collective", "nodes", "gpus",
+    "batch_per_gpu", "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s",
+    "comm_s", "exposed_comm_s", "source", "calibration",
+]
+INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu"]
+FLOAT_COLUMNS = [
+    "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "comm_s",
+    "exposed_comm_s",
+]
+SCHEDULES = ["sgd", "local_sgd", "dasgd"]
+# Columns that are results rather than configuration: they never distinguish one curve from another.
+METRIC_COLUMNS = set(FLOAT_COLUMNS)
+
+
+def _missing_columns_message(path, missing):
+    return f"{path}: missing column(s) {', '.join(missing)} (is this a dasim results.csv?)"
+
+
+def load_results(path, extra_numeric=()):
+    """Loads and validates a results CSV; returns a DataFrame with numeric columns converted.
+
+    extra_numeric: sweep columns the caller needs as numbers (e.g. a bandwidth column); they must
+    be present too. Values may be plain numbers or SimGrid-style bandwidths ("25GBps", "100Gbps").
+    """
+    try:
+        # Read everything as text first so a bad cell can be reported with its line number
+        # instead of silently becoming NaN.
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        fail(f"{path}: cannot read: no such file")
+    except pd.errors.EmptyDataError:
+        fail(_missing_columns_message(path, RESULT_COLUMNS + list(extra_numeric)))
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        fail(f"{path}: cannot parse as CSV: {first_line} (is this a dasim results.csv?)")
+
+    frame.columns = [str(c).strip() for c in frame.columns]
+    required = RESULT_COLUMNS + [c for c in extra_numeric if c not in RESULT_COLUMNS]
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        fail(_missing_columns_message(path, missing))
+    if frame.empty:
+        fail(f"{path}: no result rows after the header (is this a dasim results.csv?)")
+
+    for column in INTEGER_COLUMNS + FLOAT_COLUMNS:
+        frame[column] = _numeric_column(path, frame, column, parse_number)
+    for column in extra_numeric:
+        frame[column] = _numeric_column(path, frame, column, parse_bandwidth_Bps)
+    for column in frame.columns:
+        if column not in RESULT_COLUMNS and column not in extra_numeric:
+            # Extra sweep columns that are all numbers become numbers, so curves sort 10 < 100.
+            converted = pd.to_numeric(frame[column], errors="coerce")
+            if converted.notna().all():
+                frame[column] = converted
+    for column in INTEGER_COLUMNS:
+        _check(path, frame, column, lambda v: float(v).is_integer(), "a whole number")
+        frame[column] = frame[column].astype(int)
+    _check(path, frame, "gpus", lambda v: v >= 1, "at least 1")
+    _check(path, frame, "iter_time_s", lambda v: v > 0, "a positive time")
+    for column in ["compute_s", "comm_s", "exposed_comm_s"]:
+        _check(path, frame, column, lambda v: v >= 0, "a non-negative time")
+    for line, value in _lines(frame, "schedule"):
+        if value not in SCHEDULES:
+            fail(f"{path}: line {line}: column schedule: expected one of {', '.join(SCHEDULES)}, "
+                 f"got '{value}'")
+    return frame
+
+
+def _lines(frame, column):
+    # Line 1 is the header, so data row i is on line i + 2.
+    return ((index + 2, value) for index, value in enumerate(frame[column].tolist()))
+
+
+def _numeric_column(path, frame, column, parser):
+    values = []
+    for line, text in _lines(frame, column):
+        try:
+            value = parser(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value):
+            fail(f"{path}: line {line}: column {column}: expected a number, got '{text}'")
+        values.append(value)
+    return pd.Series(values, index=frame.index, dtype=float)
+
+
+def _check(path, frame, column, predicate, expected):
+    for line, value in _lines(frame, column):
+        if not predicate(value):
+            fail(f"{path}: line {line}: column {column}: expected {expected}, got {value:g}")
+
+
+def parse_number(text):
+    return float(text.strip())
+
+
+_BANDWIDTH = re.compile(r"^\s*([0-9.eE+-]+)\s*([kKMGTP]?i?)(Bps|bps)?\s*$")
+_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
+           "ki": 2.0**10, "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+
+
+def parse_bandwidth_Bps(text):
+    """Bytes per second from a plain number or a SimGrid-style string ("25GBps"; "bps" is bits)."""
+    match = _BANDWIDTH.match(text)
+    if not match or match.group(2) not in _PREFIX or (match.group(2) and not match.group(3)):
+        raise ValueError(text)
+    value = float(match.group(1)) * _PREFIX[match.group(2)]
+    return value / 8.0 if match.group(3) == "bps" else value
