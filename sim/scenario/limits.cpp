@@ -66,8 +66,10 @@ std::string human_duration(double s) {
   return fmt::format("{:.1f} years", s / (86400 * 365));
 }
 
-void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
-  // 1. GPUs in one configuration (memory is what runs out first).
+namespace {
+
+// 1. GPUs in one configuration (memory is what runs out first).
+void check_gpu_counts(const Scenario& sc, const Limits& limits) {
   for (size_t p = 0; p < sc.platforms.size(); ++p) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
@@ -82,19 +84,12 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
                       human_duration(e.iteration_s), limits.max_gpus, kRefusing));
     }
   }
-  if (configs.empty()) return;
+}
 
-  // The most expensive configuration gives the per-iteration time quoted below.
-  double worst_iteration_s = 0;
-  double total_s = 0;
+// 2. Iterations: the whole run's estimate is quoted.
+void check_iterations(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits,
+                      double total_s) {
   const int64_t iterations = static_cast<int64_t>(sc.iterations) + sc.warmup;
-  for (const auto& c : configs) {
-    double t = estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s;
-    worst_iteration_s = std::max(worst_iteration_s, t);
-    total_s += t * static_cast<double>(iterations);
-  }
-
-  // 2. Iterations.
   if (iterations > limits.max_iterations)
     throw InputError(
         sc.file, "iterations",
@@ -102,8 +97,10 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
                     "iterations){}",
                     sc.iterations, sc.warmup, human_duration(total_s), configs.size(), limits.max_iterations,
                     kRefusing));
+}
 
-  // 3. Tiny gradient buckets on many GPUs: one allreduce per layer, each over every GPU.
+// 3. Tiny gradient buckets on many GPUs: one allreduce per layer, each over every GPU.
+void check_bucket_caps(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
   for (size_t s = 0; s < sc.schedules.size(); ++s) {
     const auto& spec = sc.schedules[s];
     if (spec.kind != schedules::ScheduleKind::sgd || spec.bucket_cap_bytes >= limits.min_bucket_cap_bytes)
@@ -122,8 +119,11 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
                       limits.bucket_cap_min_gpus, kRefusing));
     }
   }
+}
 
-  // 4. Configurations.
+// 4. Configurations.
+void check_configuration_count(const Scenario& sc, const std::vector<Configuration>& configs,
+                               const Limits& limits, double total_s) {
   if (configs.size() > limits.max_configurations)
     throw InputError(
         sc.file, "",
@@ -135,6 +135,20 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
                     sc.workloads.size(), sc.schedules.size(),
                     sc.sweep ? fmt::format(" x {} sweep values", sc.sweep->values.size()) : "",
                     human_duration(total_s), limits.max_configurations, kRefusing));
+}
+
+}  // namespace
+
+void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
+  check_gpu_counts(sc, limits);
+  if (configs.empty()) return;
+  double total_s = 0;  // all configurations, warm-up included
+  const int64_t iterations = static_cast<int64_t>(sc.iterations) + sc.warmup;
+  for (const auto& c : configs)
+    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s * static_cast<double>(iterations);
+  check_iterations(sc, configs, limits, total_s);
+  check_bucket_caps(sc, configs, limits);
+  check_configuration_count(sc, configs, limits, total_s);
 }
 
 }  // namespace dasim::scenario
