@@ -69,6 +69,8 @@ bool parse_poll_work(const std::string& item, PollWork& work) {
 
 }  // namespace
 
+// Over 60 lines because it is one flat table of options, each a line or two; split, the table would
+// no longer read as the command line it is.
 BenchOptions parse_bench_options(int argc, char** argv, std::string& error) {
   BenchOptions o;
   bool polls_ok = true, sizes_ok = true;

@@ -80,101 +80,130 @@ const Perf* first_usable(const Perf* perf, int count) {
   return nullptr;
 }
 
+// The algorithm of each pass, as cuDNN's heuristics rank them: the first that fits the workspace.
+struct ConvAlgorithms {
+  cudnnConvolutionFwdAlgo_t forward;
+  cudnnConvolutionBwdDataAlgo_t backward_data;
+  cudnnConvolutionBwdFilterAlgo_t backward_filter;
+};
+
+ConvAlgorithms choose_algorithms(cudnnHandle_t handle, const Problem& prob) {
+  int returned = 0;
+  cudnnConvolutionFwdAlgoPerf_t fwd[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(handle, prob.x, prob.w, prob.conv, prob.y,
+                                                     CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, fwd),
+              "forward heuristics");
+  const auto* f = first_usable(fwd, returned);
+  cudnnConvolutionBwdDataAlgoPerf_t bwd_data[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+  check_cudnn(
+      cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, prob.w, prob.y, prob.conv, prob.x,
+                                                  CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &returned, bwd_data),
+      "backward-data heuristics");
+  const auto* bd = first_usable(bwd_data, returned);
+  cudnnConvolutionBwdFilterAlgoPerf_t bwd_filter[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+  check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, prob.x, prob.y, prob.conv, prob.w,
+                                                            CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
+                                                            &returned, bwd_filter),
+              "backward-filter heuristics");
+  const auto* bf = first_usable(bwd_filter, returned);
+  if (!f || !bd || !bf) throw RuntimeFailure("no algorithm fits the 1 GiB workspace");
+  return {f->algo, bd->algo, bf->algo};
+}
+
+// The three passes of one shape at one precision, each timed and recorded as a measurement and a
+// per-shape time.
+void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::ConvShape& shape,
+                     const ConvPrecision& p, const SuiteOptions& options, SuiteResult& result) {
+  const std::string key = workload::conv_shape_key(shape);
+  const float alpha = 1.0f, beta = 0.0f;
+  Problem prob(shape, options.batch, p);
+  size_t elem = bytes_of(p.dtype);
+  size_t x_elems = static_cast<size_t>(options.batch) * shape.in_channels * shape.in_h * shape.in_w;
+  size_t y_elems = static_cast<size_t>(prob.n) * prob.k * prob.oh * prob.ow;
+  size_t w_elems = static_cast<size_t>(shape.out_channels) * (shape.in_channels / shape.groups) *
+                   shape.kernel_h * shape.kernel_w;
+  DeviceBuffer x(elem * x_elems), y(elem * y_elems), w(elem * w_elems), dx(elem * x_elems),
+      dw(elem * w_elems);
+  fill_values(x.get(), x_elems, p.dtype);
+  fill_values(y.get(), y_elems, p.dtype);  // doubles as dy
+  fill_values(w.get(), w_elems, p.dtype);
+  DeviceBuffer workspace(kWorkspaceLimitBytes);
+  const double flops = 2.0 * y_elems * (shape.in_channels / shape.groups) * shape.kernel_h * shape.kernel_w;
+  const ConvAlgorithms algo = choose_algorithms(handle, prob);
+  struct Pass {
+    const char* kind;
+    int algo;
+    std::function<void()> fn;
+  };
+  const Pass passes[] = {
+      {"conv_fwd", static_cast<int>(algo.forward),
+       [&] {
+         check_cudnn(cudnnConvolutionForward(handle, &alpha, prob.x, x.get(), prob.w, w.get(), prob.conv,
+                                             algo.forward, workspace.get(), kWorkspaceLimitBytes, &beta,
+                                             prob.y, y.get()),
+                     "cudnnConvolutionForward");
+       }},
+      {"conv_bwd_data", static_cast<int>(algo.backward_data),
+       [&] {
+         check_cudnn(cudnnConvolutionBackwardData(handle, &alpha, prob.w, w.get(), prob.y, y.get(), prob.conv,
+                                                  algo.backward_data, workspace.get(), kWorkspaceLimitBytes,
+                                                  &beta, prob.x, dx.get()),
+                     "cudnnConvolutionBackwardData");
+       }},
+      {"conv_bwd_filter", static_cast<int>(algo.backward_filter),
+       [&] {
+         check_cudnn(cudnnConvolutionBackwardFilter(handle, &alpha, prob.x, x.get(), prob.y, y.get(),
+                                                    prob.conv, algo.backward_filter, workspace.get(),
+                                                    kWorkspaceLimitBytes, &beta, prob.w, dw.get()),
+                     "cudnnConvolutionBackwardFilter");
+       }},
+  };
+  const int reps = std::max(options.reps, options.quick ? 5 : 10);
+  for (const auto& pass : passes) {
+    Measurement m;
+    m.name = fmt::format("{}_{}_{}_b{}", pass.kind, p.name, key, options.batch);
+    m.kind = pass.kind;
+    m.precision = p.name;
+    m.params = {{"key", key}, {"batch", options.batch}, {"library", "cuDNN"}, {"algo", pass.algo}};
+    m.flops = flops;
+    m.stats = time_events(pass.fn, stream, options.warmup + 2, reps);
+    result.per_shape.push_back({pass.kind, key, options.batch, p.name, m.stats.median_s});
+    result.measurements.push_back(std::move(m));
+  }
+}
+
+// A cuDNN handle on its own stream, released however the suite ends.
+struct CudnnOnStream {
+  cudnnHandle_t handle = nullptr;
+  cudaStream_t stream = nullptr;
+  CudnnOnStream() {
+    check_cudnn(cudnnCreate(&handle), "cudnnCreate");
+    check(cudaStreamCreate(&stream), "cudaStreamCreate");
+    check_cudnn(cudnnSetStream(handle, stream), "cudnnSetStream");
+  }
+  ~CudnnOnStream() {
+    if (handle) cudnnDestroy(handle);
+    if (stream) cudaStreamDestroy(stream);
+  }
+  CudnnOnStream(const CudnnOnStream&) = delete;
+  CudnnOnStream& operator=(const CudnnOnStream&) = delete;
+};
+
 }  // namespace
 
 void run_conv_benchmarks(const SuiteOptions& options, SuiteResult& result) {
-  cudnnHandle_t handle;
-  check_cudnn(cudnnCreate(&handle), "cudnnCreate");
-  cudaStream_t stream;
-  check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  check_cudnn(cudnnSetStream(handle, stream), "cudnnSetStream");
-  int reps = std::max(options.reps, options.quick ? 5 : 10);
-  const float alpha = 1.0f, beta = 0.0f;
+  CudnnOnStream cudnn;
   for (const auto& p : kConvPrecisions)
     for (const auto& shape : options.shapes.convs) {
-      std::string key = workload::conv_shape_key(shape);
+      const std::string key = workload::conv_shape_key(shape);
       options.say(fmt::format("cuDNN {} conv {} batch {}", p.name, key, options.batch));
       try {
-        Problem prob(shape, options.batch, p);
-        size_t elem = bytes_of(p.dtype);
-        size_t x_elems = static_cast<size_t>(options.batch) * shape.in_channels * shape.in_h * shape.in_w;
-        size_t y_elems = static_cast<size_t>(prob.n) * prob.k * prob.oh * prob.ow;
-        size_t w_elems = static_cast<size_t>(shape.out_channels) * (shape.in_channels / shape.groups) *
-                         shape.kernel_h * shape.kernel_w;
-        DeviceBuffer x(elem * x_elems), y(elem * y_elems), w(elem * w_elems), dx(elem * x_elems),
-            dw(elem * w_elems);
-        fill_values(x.get(), x_elems, p.dtype);
-        fill_values(y.get(), y_elems, p.dtype);  // doubles as dy
-        fill_values(w.get(), w_elems, p.dtype);
-        DeviceBuffer workspace(kWorkspaceLimitBytes);
-        double flops = 2.0 * y_elems * (shape.in_channels / shape.groups) * shape.kernel_h * shape.kernel_w;
-        int returned = 0;
-
-        cudnnConvolutionFwdAlgoPerf_t fwd[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(handle, prob.x, prob.w, prob.conv, prob.y,
-                                                           CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, fwd),
-                    "forward heuristics");
-        const auto* f = first_usable(fwd, returned);
-        cudnnConvolutionBwdDataAlgoPerf_t bwd_data[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-        check_cudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, prob.w, prob.y, prob.conv, prob.x,
-                                                                CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
-                                                                &returned, bwd_data),
-                    "backward-data heuristics");
-        const auto* bd = first_usable(bwd_data, returned);
-        cudnnConvolutionBwdFilterAlgoPerf_t bwd_filter[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, prob.x, prob.y, prob.conv, prob.w,
-                                                                  CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
-                                                                  &returned, bwd_filter),
-                    "backward-filter heuristics");
-        const auto* bf = first_usable(bwd_filter, returned);
-        if (!f || !bd || !bf) throw RuntimeFailure("no algorithm fits the 1 GiB workspace");
-
-        struct Pass {
-          const char* kind;
-          int algo;
-          std::function<void()> fn;
-        };
-        Pass passes[] = {
-            {"conv_fwd", static_cast<int>(f->algo),
-             [&] {
-               check_cudnn(cudnnConvolutionForward(handle, &alpha, prob.x, x.get(), prob.w, w.get(),
-                                                   prob.conv, f->algo, workspace.get(), kWorkspaceLimitBytes,
-                                                   &beta, prob.y, y.get()),
-                           "cudnnConvolutionForward");
-             }},
-            {"conv_bwd_data", static_cast<int>(bd->algo),
-             [&] {
-               check_cudnn(cudnnConvolutionBackwardData(handle, &alpha, prob.w, w.get(), prob.y, y.get(),
-                                                        prob.conv, bd->algo, workspace.get(),
-                                                        kWorkspaceLimitBytes, &beta, prob.x, dx.get()),
-                           "cudnnConvolutionBackwardData");
-             }},
-            {"conv_bwd_filter", static_cast<int>(bf->algo),
-             [&] {
-               check_cudnn(cudnnConvolutionBackwardFilter(handle, &alpha, prob.x, x.get(), prob.y, y.get(),
-                                                          prob.conv, bf->algo, workspace.get(),
-                                                          kWorkspaceLimitBytes, &beta, prob.w, dw.get()),
-                           "cudnnConvolutionBackwardFilter");
-             }},
-        };
-        for (const auto& pass : passes) {
-          Measurement m;
-          m.name = fmt::format("{}_{}_{}_b{}", pass.kind, p.name, key, options.batch);
-          m.kind = pass.kind;
-          m.precision = p.name;
-          m.params = {{"key", key}, {"batch", options.batch}, {"library", "cuDNN"}, {"algo", pass.algo}};
-          m.flops = flops;
-          m.stats = time_events(pass.fn, stream, options.warmup + 2, reps);
-          result.per_shape.push_back({pass.kind, key, options.batch, p.name, m.stats.median_s});
-          result.measurements.push_back(std::move(m));
-        }
+        time_conv_shape(cudnn.handle, cudnn.stream, shape, p, options, result);
       } catch (const RuntimeFailure& e) {
         result.notes.push_back(fmt::format("cuDNN {} conv {} skipped: {}", p.name, key, e.what()));
         options.say(result.notes.back());
       }
     }
-  cudnnDestroy(handle);
-  cudaStreamDestroy(stream);
 }
 
 }  // namespace dasim::kernels::cuda

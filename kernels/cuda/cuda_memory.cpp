@@ -24,11 +24,8 @@ Measurement copy_measurement(const std::string& name, const std::string& directi
   return m;
 }
 
-}  // namespace
-
-void run_memory_benchmarks(const SuiteOptions& options, int device_count, SuiteResult& result) {
-  cudaStream_t stream;
-  check(cudaStreamCreate(&stream), "cudaStreamCreate");
+// Host <-> device (pinned and pageable) and device <-> device copies at a few sizes.
+void host_device_copies(const SuiteOptions& options, cudaStream_t stream, SuiteResult& result) {
   int reps = std::max(options.reps, options.quick ? 5 : 10);
   std::vector<size_t> sizes =
       options.quick ? std::vector<size_t>{size_t{1} << 20, size_t{1} << 24}
@@ -63,47 +60,63 @@ void run_memory_benchmarks(const SuiteOptions& options, int device_count, SuiteR
                          timed(dev_b.get(), dev_a.get(), cudaMemcpyDeviceToDevice)));
   }
   cudaFreeHost(pinned);
+}
 
-  if (device_count < 2) {
-    result.notes.push_back("peer-to-peer copies skipped: one GPU");
-  } else {
-    size_t bytes = options.quick ? (size_t{1} << 24) : (size_t{1} << 28);
-    for (int src = 0; src < device_count; ++src)
-      for (int dst = 0; dst < device_count; ++dst) {
-        if (src == dst) continue;
-        int can = 0;
-        check(cudaDeviceCanAccessPeer(&can, dst, src), "cudaDeviceCanAccessPeer");
-        options.say(fmt::format("peer copy GPU {} -> GPU {} ({} bytes, peer access {})", src, dst, bytes,
-                                can ? "on" : "off"));
-        check(cudaSetDevice(dst), "cudaSetDevice");
-        if (can) {
-          cudaError_t st = cudaDeviceEnablePeerAccess(src, 0);
-          if (st != cudaErrorPeerAccessAlreadyEnabled) check(st, "cudaDeviceEnablePeerAccess");
-          cudaGetLastError();
-        }
-        DeviceBuffer to(bytes);
-        check(cudaSetDevice(src), "cudaSetDevice");
-        DeviceBuffer from(bytes);
-        // Stream and events must belong to the current device (the source).
-        cudaStream_t peer_stream;
-        check(cudaStreamCreate(&peer_stream), "cudaStreamCreate");
-        Stats stats = time_events(
-            [&] {
-              check(cudaMemcpyPeerAsync(to.get(), dst, from.get(), src, bytes, peer_stream),
-                    "cudaMemcpyPeerAsync");
-            },
-            peer_stream, options.warmup + 1, reps);
-        cudaStreamDestroy(peer_stream);
-        Measurement m =
-            copy_measurement(fmt::format("memcpy_p2p_{}_to_{}", src, dst), "p2p", "", bytes, stats);
-        m.params["src_device"] = src;
-        m.params["dst_device"] = dst;
-        m.params["peer_access"] = can != 0;
-        result.measurements.push_back(std::move(m));
+// Every ordered pair of GPUs, with peer access when the pair allows it.
+void peer_copies(const SuiteOptions& options, int device_count, SuiteResult& result) {
+  const int reps = std::max(options.reps, options.quick ? 5 : 10);
+  size_t bytes = options.quick ? (size_t{1} << 24) : (size_t{1} << 28);
+  for (int src = 0; src < device_count; ++src)
+    for (int dst = 0; dst < device_count; ++dst) {
+      if (src == dst) continue;
+      int can = 0;
+      check(cudaDeviceCanAccessPeer(&can, dst, src), "cudaDeviceCanAccessPeer");
+      options.say(fmt::format("peer copy GPU {} -> GPU {} ({} bytes, peer access {})", src, dst, bytes,
+                              can ? "on" : "off"));
+      check(cudaSetDevice(dst), "cudaSetDevice");
+      if (can) {
+        cudaError_t st = cudaDeviceEnablePeerAccess(src, 0);
+        if (st != cudaErrorPeerAccessAlreadyEnabled) check(st, "cudaDeviceEnablePeerAccess");
+        cudaGetLastError();
       }
-    check(cudaSetDevice(0), "cudaSetDevice");
+      DeviceBuffer to(bytes);
+      check(cudaSetDevice(src), "cudaSetDevice");
+      DeviceBuffer from(bytes);
+      // Stream and events must belong to the current device (the source).
+      cudaStream_t peer_stream;
+      check(cudaStreamCreate(&peer_stream), "cudaStreamCreate");
+      Stats stats = time_events(
+          [&] {
+            check(cudaMemcpyPeerAsync(to.get(), dst, from.get(), src, bytes, peer_stream),
+                  "cudaMemcpyPeerAsync");
+          },
+          peer_stream, options.warmup + 1, reps);
+      cudaStreamDestroy(peer_stream);
+      Measurement m = copy_measurement(fmt::format("memcpy_p2p_{}_to_{}", src, dst), "p2p", "", bytes, stats);
+      m.params["src_device"] = src;
+      m.params["dst_device"] = dst;
+      m.params["peer_access"] = can != 0;
+      result.measurements.push_back(std::move(m));
+    }
+  check(cudaSetDevice(0), "cudaSetDevice");
+}
+
+}  // namespace
+
+void run_memory_benchmarks(const SuiteOptions& options, int device_count, SuiteResult& result) {
+  cudaStream_t stream;
+  check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  try {
+    host_device_copies(options, stream, result);
+  } catch (...) {
+    cudaStreamDestroy(stream);
+    throw;
   }
   cudaStreamDestroy(stream);
+  if (device_count < 2)
+    result.notes.push_back("peer-to-peer copies skipped: one GPU");
+  else
+    peer_copies(options, device_count, result);
 }
 
 }  // namespace dasim::kernels::cuda

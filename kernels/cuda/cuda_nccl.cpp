@@ -20,6 +20,35 @@ void check_nccl(ncclResult_t status, const char* what) {
     throw RuntimeFailure(fmt::format("NCCL: {}: {}", what, ncclGetErrorString(status)));
 }
 
+// One ncclAllReduce of `bytes` across every GPU of the machine (one communicator per GPU, in a
+// group), timed on the host until every stream has finished.
+Measurement time_allreduce(const std::vector<ncclComm_t>& comms,
+                           const std::vector<std::unique_ptr<DeviceBuffer>>& send,
+                           const std::vector<std::unique_ptr<DeviceBuffer>>& recv,
+                           const std::vector<cudaStream_t>& streams, size_t bytes, int warmup, int reps) {
+  const int n = static_cast<int>(comms.size());
+  const size_t count = bytes / 4;
+  auto once = [&] {
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    for (int i = 0; i < n; ++i)
+      check_nccl(
+          ncclAllReduce(send[i]->get(), recv[i]->get(), count, ncclFloat, ncclSum, comms[i], streams[i]),
+          "ncclAllReduce");
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    for (int i = 0; i < n; ++i) {
+      check(cudaSetDevice(i), "cudaSetDevice");
+      check(cudaStreamSynchronize(streams[i]), "cudaStreamSynchronize");
+    }
+  };
+  Measurement m;
+  m.name = fmt::format("nccl_allreduce_{}", bytes);
+  m.kind = "allreduce";
+  m.params = {{"bytes", bytes}, {"ranks", n}, {"op", "ncclSum"}, {"type", "ncclFloat"}, {"library", "NCCL"}};
+  m.bytes = static_cast<double>(bytes);
+  m.stats = time_repeated(once, warmup, reps);
+  return m;
+}
+
 }  // namespace
 
 void run_nccl_benchmarks(const SuiteOptions& options, int device_count, SuiteResult& result) {
@@ -46,29 +75,9 @@ void run_nccl_benchmarks(const SuiteOptions& options, int device_count, SuiteRes
   log.format = "nccl-allreduce";
   log.bus_factor = 2.0 * (n - 1) / n;
   for (size_t bytes = 8; bytes <= max_bytes; bytes *= 2) {
-    size_t count = bytes / 4;
-    auto once = [&] {
-      check_nccl(ncclGroupStart(), "ncclGroupStart");
-      for (int i = 0; i < n; ++i)
-        check_nccl(
-            ncclAllReduce(send[i]->get(), recv[i]->get(), count, ncclFloat, ncclSum, comms[i], streams[i]),
-            "ncclAllReduce");
-      check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-      for (int i = 0; i < n; ++i) {
-        check(cudaSetDevice(i), "cudaSetDevice");
-        check(cudaStreamSynchronize(streams[i]), "cudaStreamSynchronize");
-      }
-    };
-    Stats stats = time_repeated(once, options.warmup + 2, reps);
-    Measurement m;
-    m.name = fmt::format("nccl_allreduce_{}", bytes);
-    m.kind = "allreduce";
-    m.params = {
-        {"bytes", bytes}, {"ranks", n}, {"op", "ncclSum"}, {"type", "ncclFloat"}, {"library", "NCCL"}};
-    m.bytes = static_cast<double>(bytes);
-    m.stats = stats;
-    result.measurements.push_back(m);
-    log.samples.push_back({static_cast<double>(bytes), stats.median_s, 0, {}});
+    result.measurements.push_back(
+        time_allreduce(comms, send, recv, streams, bytes, options.warmup + 2, reps));
+    log.samples.push_back({static_cast<double>(bytes), result.measurements.back().stats.median_s, 0, {}});
   }
   for (int i = 0; i < n; ++i) {
     ncclCommDestroy(comms[i]);

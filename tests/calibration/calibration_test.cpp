@@ -141,6 +141,7 @@ TEST(CalibrationErrors, MissingFile) {
   }
 }
 
+// Over 60 lines: one table of malformed files, one case per line, each with its expected message.
 TEST(CalibrationErrors, Malformed) {
   fs::path file = temp_dir() / "malformed.json";
   std::ofstream(file) << "{\"format\": ";

@@ -102,6 +102,7 @@ TEST(WorkloadFileErrors, MissingFile) {
   EXPECT_THROW(load_workload("/nonexistent/dir/w.json"), dasim::InputError);
 }
 
+// Over 60 lines: one table of malformed files, one case per line, each with its expected message.
 TEST(WorkloadFileErrors, Malformed) {
   EXPECT_NE(error_of("{\"name\": ").find("malformed JSON"), std::string::npos);
 }
