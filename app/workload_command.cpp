@@ -1,6 +1,8 @@
-// `dasim workload show NAME|FILE [--batch N] [--precision P] [--seq-len N] [--bucket-cap-mb X]
+// `dasim workload show NAME|FILE [--batch N] [--precision P] [--seq-len N] [--bucket-cap SIZE]
 // [--format table|json]`: per-layer table, totals and the DDP bucket plan of a workload.
 #include "commands.hpp"
+#include "common/errors.hpp"
+#include "common/units.hpp"
 #include "workload/precision.hpp"
 #include "workload/workload_file.hpp"
 #include "workload/workload_report.hpp"
@@ -8,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 namespace dasim::cli {
 
@@ -20,7 +24,8 @@ void add_workload_command(CLI::App& app) {
     int batch = 1;
     std::string precision;
     int sequence_length = 0;
-    double bucket_cap_mb = 25;
+    std::string bucket_cap = "25MiB";
+    std::optional<double> bucket_cap_mb;
     std::string format = "table";
   };
   auto o = std::make_shared<ShowOptions>();
@@ -33,15 +38,24 @@ void add_workload_command(CLI::App& app) {
   show->add_option("--precision", o->precision, "fp32, fp16 or bf16 (default: the workload's)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
       ->check(CLI::PositiveNumber);
-  show->add_option("--bucket-cap-mb", o->bucket_cap_mb, "DDP bucket cap in MiB (DDP's bucket_cap_mb)")
-      ->check(CLI::PositiveNumber);
+  show->add_option("--bucket-cap", o->bucket_cap, "DDP bucket cap (the scenario's bucket_cap, e.g. 25MiB)")
+      ->capture_default_str();
+  // DDP's own knob, in MiB; kept from before --bucket-cap, hidden from --help.
+  show->add_option("--bucket-cap-mb", o->bucket_cap_mb)->check(CLI::PositiveNumber)->group("");
   show->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   show->callback([o] {
     workload::WorkloadOptions options;
     if (!o->precision.empty()) options.precision = workload::parse_precision(o->precision);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = workload::load_workload(o->spec, options);
-    workload::ReportOptions report{o->batch, o->bucket_cap_mb * 1024 * 1024};
+    double cap_bytes = 0;
+    try {
+      cap_bytes = o->bucket_cap_mb ? *o->bucket_cap_mb * 1024 * 1024 : units::parse_bytes(o->bucket_cap);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("--bucket-cap: ") + e.what());
+    }
+    if (!(cap_bytes > 0)) throw InputError("--bucket-cap: expected a size > 0");
+    workload::ReportOptions report{o->batch, cap_bytes};
     if (o->format == "json")
       fmt::print("{}\n", workload::workload_report_json(w, report).dump(2));
     else

@@ -1,5 +1,6 @@
 // Fabric-level behaviour: fat-tree oversubscription under cross-pod load, presets at any size.
 #include "platform/bisection.hpp"
+#include "platform/network_model.hpp"
 #include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
@@ -117,3 +118,11 @@ TEST(Fabric, TorusLatencyCountsHopsWithWrapAround) {
 }
 
 }  // namespace
+
+TEST(NetworkModel, TheDescriptionStatesTheFactorsOfTheModel) {
+  EXPECT_EQ(dasim::platform::describe_network_model({"CM02", false}),
+            "SimGrid CM02, latency factor 1, bandwidth factor 1, no cross-traffic, no TCP-gamma cap");
+  // SimGrid 3.32's LV08 defaults (SIMGRID-NOTES.md): latency x 13.01, bandwidth x 0.97.
+  EXPECT_EQ(dasim::platform::describe_network_model({"LV08", true}),
+            "SimGrid LV08, latency factor 13.01, bandwidth factor 0.97, cross-traffic on, no TCP-gamma cap");
+}

@@ -67,3 +67,15 @@ TEST(WorkloadCommand, BadInputExitsTwoWithoutOutput) {
   EXPECT_EQ(run("workload show resnet50 --precision fp8 2>/dev/null").status, 2);
   EXPECT_EQ(run("workload show no-such-model 2>/dev/null").status, 2);
 }
+
+TEST(WorkloadCommand, BucketCapTakesASizeLikeTheScenario) {
+  // ResNet-50's 102 MB of fp32 gradients: a 50 MiB cap closes 2 buckets where 25 MiB closes 4.
+  Result r = run("workload show resnet50 --bucket-cap 50MiB --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["buckets"].size(), 2u);
+  Result mb = run("workload show resnet50 --bucket-cap-mb 50 --format json");  // DDP's knob, in MiB
+  ASSERT_EQ(mb.status, 0) << mb.out;
+  EXPECT_EQ(mb.out, r.out);
+  EXPECT_EQ(run("workload show resnet50 --bucket-cap lots 2>/dev/null").status, 2);
+  EXPECT_EQ(run("workload show resnet50 --bucket-cap 0 2>/dev/null").status, 2);
+}
