@@ -1,6 +1,7 @@
 #include "mpi_backend.hpp"
 
 #include "consistency.hpp"
+#include "model_buckets.hpp"
 #include "step_timing.hpp"
 #include "update_rules.hpp"
 
@@ -13,12 +14,9 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     : options_(options), model_(model), data_(data), comm_(comm), out_(out) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &ranks_);
-  std::vector<int64_t> layer_params;
-  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
-  if (options.schedule.kind == schedules::ScheduleKind::sgd)
-    out_.buckets = workload::plan_buckets(layer_params, sizeof(float), options.schedule.bucket_cap_bytes);
-  bucket_ending_at_.assign(size_t(model.layers()), -1);
-  for (size_t b = 0; b < out_.buckets.size(); ++b) bucket_ending_at_[out_.buckets[b].first_layer] = int(b);
+  ModelBuckets plan = plan_model_buckets(model, options.schedule);
+  out_.buckets = std::move(plan.buckets);
+  bucket_ending_at_ = std::move(plan.ending_at_layer);
   requests_.assign(out_.buckets.size() + 1, MPI_REQUEST_NULL);
   snapshot_sum_.resize(size_t(model.param_count()));
   loop_start_s_ = wall_now_s();
@@ -42,13 +40,9 @@ void MpiBackend::poll() {
 }
 
 void MpiBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
-  MlpHooks hooks;
-  hooks.poll = [this] { poll(); };
-  if (bucket_ready)
-    hooks.backward_done = [&](int layer) {
-      if (const int b = bucket_ending_at_[size_t(layer)]; b >= 0) bucket_ready(b);
-    };
-  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
+  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch,
+                                  backward_hooks(
+                                      bucket_ending_at_, [this] { poll(); }, bucket_ready));
 }
 
 MpiBackend::Collective MpiBackend::start(Payload payload) {

@@ -2,6 +2,7 @@
 #include "summary.hpp"
 
 #include "mlp.hpp"
+#include "model_buckets.hpp"
 
 #include <fmt/format.h>
 
@@ -119,9 +120,9 @@ nlohmann::ordered_json buckets_json(const std::vector<workload::Bucket>& buckets
 
 nlohmann::ordered_json make_plan(const TrainOptions& o, const std::vector<int>& widths) {
   const Mlp model(widths, o.seed);
-  std::vector<int64_t> layer_params;
-  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
-  const auto buckets = workload::plan_buckets(layer_params, sizeof(float), o.schedule.bucket_cap_bytes);
+  schedules::ScheduleSpec as_sgd = o.schedule;  // every message size, whatever the schedule
+  as_sgd.kind = schedules::ScheduleKind::sgd;
+  const auto buckets = plan_model_buckets(model, as_sgd).buckets;
   const schedules::SteadyWindow window = steady_window(o.schedule, o.steps, o.warmup_steps);
   nlohmann::ordered_json plan;
   plan["model"] = model_name(widths);

@@ -1,6 +1,7 @@
 #include "cuda/gpu_backend.hpp"
 
 #include "consistency.hpp"
+#include "model_buckets.hpp"
 #include "step_timing.hpp"
 
 namespace dasim::executor {
@@ -18,12 +19,9 @@ GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset
       comm_stream_(make_stream()) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &ranks_);
-  std::vector<int64_t> layer_params;
-  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
-  if (options.schedule.kind == schedules::ScheduleKind::sgd)
-    out_.buckets = workload::plan_buckets(layer_params, sizeof(float), options.schedule.bucket_cap_bytes);
-  bucket_ending_at_.assign(size_t(model.layers()), -1);
-  for (size_t b = 0; b < out_.buckets.size(); ++b) bucket_ending_at_[out_.buckets[b].first_layer] = int(b);
+  ModelBuckets plan = plan_model_buckets(model, options.schedule);
+  out_.buckets = std::move(plan.buckets);
+  bucket_ending_at_ = std::move(plan.ending_at_layer);
   collectives_.resize(out_.buckets.size() + 1);
   for (auto& c : collectives_) {
     c.ready = make_event();
@@ -58,13 +56,9 @@ void GpuBackend::poll() {
 }
 
 void GpuBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
-  MlpHooks hooks;
-  hooks.poll = [this] { poll(); };
-  if (bucket_ready)
-    hooks.backward_done = [&](int layer) {
-      if (const int b = bucket_ending_at_[size_t(layer)]; b >= 0) bucket_ready(b);
-    };
-  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
+  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch,
+                                  backward_hooks(
+                                      bucket_ending_at_, [this] { poll(); }, bucket_ready));
 }
 
 GpuBackend::Collective GpuBackend::start(Payload payload) {
