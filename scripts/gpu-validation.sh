@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# The measurements that need a GPU, prepared so that a lent GPU machine's few minutes are spent
+# measuring, not building or debugging (issue: run the CUDA path on a real GPU). Three steps, two
+# machines:
+#
+#   scripts/gpu-validation.sh bundle            here (the CPU machine): Release build with the CUDA
+#                                               targets (sm_90), then binaries + the shared libraries
+#                                               the GPU machine lacks as .gpu-bundle/bundle.tar.xz
+#                                               (git-ignored; ~17 MB, the carry limit is 64 MiB)
+#   scripts/gpu-validation.sh device OUT        on the GPU machine, with .gpu-bundle carried: device
+#                                               facts, the CUDA-labelled tests, the full
+#                                               `dasim calibrate --device cuda`, dasim-train
+#                                               --device cuda for the three schedules on one GPU,
+#                                               and two ranks sharing it; every output under OUT
+#   scripts/gpu-validation.sh predict DIR       here, on DIR = what came back: the simulator on the
+#                                               same configurations with the fresh calibration,
+#                                               predicted vs measured step time -> DIR/predicted.csv
+#
+# Why not build on the GPU machine: it reaches no package registry, so SimGrid, Open MPI, OpenBLAS,
+# fmt and nlohmann-json cannot be installed there; the binaries are built here and travel with the
+# libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
+# most 8 files, so `device` writes exactly the 8 listed in its summary.
+#
+# `device` is resumable: each finished step leaves a mark in $STATE (default /tmp/dasim-gpu-state,
+# which lives as long as the machine stays warm) and is skipped when run again; its outputs are
+# kept there and copied to OUT at the end. It prints a short summary last. Exit status: 0 all steps
+# ran, 1 a step failed (the others still ran), 2 bad arguments or no usable GPU.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SRC=$(pwd)
+BUNDLE=${DASIM_GPU_BUNDLE:-$SRC/.gpu-bundle}
+STATE=${DASIM_GPU_STATE:-/tmp/dasim-gpu-state}
+
+usage() {
+  echo "usage: scripts/gpu-validation.sh bundle | device OUT | predict DIR" >&2
+  exit 2
+}
+die() {  # bad input or no GPU: one line, exit 2
+  echo "gpu-validation: $*" >&2
+  exit 2
+}
+
+# ---------------------------------------------------------------------------------------------
+# bundle: build here and collect what the GPU machine needs.
+bundle() {
+  command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || die "bundle: no nvcc here (the CUDA targets need it)"
+  local build=$SRC/build-gpu
+  cmake -S "$SRC" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDASIM_WERROR=OFF -DDASIM_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
+  cmake --build "$build" -j2 --target dasim dasim-train dasim-mpi-allreduce-bench || return 1
+  grep -q DASIM_TRAIN_CUDA "$build/executor/CMakeFiles/dasim-train.dir/flags.make" ||
+    die "bundle: dasim-train was configured without CUDA (cuDNN or NCCL not found)"
+  local tree=$build/bundle-tree
+  rm -rf "$tree" && mkdir -p "$tree/bin" "$tree/lib"
+  cp "$build"/bin/{dasim,dasim-train,dasim-mpi-allreduce-bench} "$tree/bin/"
+  strip --strip-unneeded "$tree"/bin/*
+  # Every shared library they link except the C/C++ runtime (newer there) and CUDA's (the GPU
+  # machine's own match its driver).
+  ldd "$tree"/bin/* | awk '/=> \//{print $3}' | sort -u |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
+    while read -r lib; do cp -L "$lib" "$tree/lib/"; done
+  # Open MPI's launcher and its plugins, for the ranks-sharing-a-GPU run (one rank needs none).
+  local ompi=/usr/lib/x86_64-linux-gnu/openmpi
+  if [ -d "$ompi/lib/openmpi3" ] && command -v orterun >/dev/null; then
+    mkdir -p "$tree/openmpi/bin" "$tree/openmpi/lib"
+    cp -L "$(command -v orterun)" "$(command -v orted)" "$tree/openmpi/bin/"
+    cp -rL "$ompi/lib/openmpi3" "$tree/openmpi/lib/"
+    cp -rL /usr/share/openmpi "$tree/openmpi/share"
+  fi
+  # Compressed: the libraries are 80 MB as they are (SimGrid brings ns-3), 17 MB with xz.
+  rm -rf "$BUNDLE" && mkdir -p "$BUNDLE"
+  tar cJf "$BUNDLE/bundle.tar.xz" -C "$tree" . || return 1
+  echo "gpu-validation: $BUNDLE/bundle.tar.xz: $(du -h "$BUNDLE/bundle.tar.xz" | cut -f1) (the carry limit is 64 MiB with the tree)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# device: on the GPU machine.
+# The unpacked bundle: $BUNDLE itself when it holds bin/ (tests), else its tar unpacked once into $STATE.
+environment() {
+  local root=$BUNDLE
+  if [ ! -x "$root/bin/dasim" ]; then
+    [ -e "$BUNDLE/bundle.tar.xz" ] || die "device: no bundle at $BUNDLE (run 'bundle' here first and carry .gpu-bundle)"
+    root=$STATE/bundle
+    if [ ! -x "$root/bin/dasim" ]; then
+      mkdir -p "$root" && tar xJf "$BUNDLE/bundle.tar.xz" -C "$root" || die "device: cannot unpack $BUNDLE/bundle.tar.xz"
+    fi
+  fi
+  local cuda_dirs
+  cuda_dirs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+    /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' ':')
+  export LD_LIBRARY_PATH="$root/lib:${cuda_dirs}${LD_LIBRARY_PATH:-}"
+  export OMPI_MCA_ess_singleton_isolated=1  # one rank without mpirun: no orted to start
+  if [ -d "$root/openmpi" ]; then
+    export OPAL_PREFIX=$root/openmpi OPAL_PKGDATADIR=$root/openmpi/share
+    export OMPI_MCA_mca_base_component_path=$root/openmpi/lib/openmpi3
+    export PATH="$root/openmpi/bin:$PATH"
+  fi
+  BIN=$root/bin
+}
+
+# step NAME TIMEOUT CMD...: runs CMD once per machine (marked done in $STATE), its output in
+# $STATE/NAME.log; records ok / FAILED for the summary.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  if [ -e "$STATE/$name.done" ]; then
+    echo "gpu-validation: $name: done earlier, skipped"
+    return 0
+  fi
+  local start=$SECONDS status=0
+  echo "gpu-validation: $name ..."
+  timeout "$limit" "$@" >"$STATE/$name.log" 2>&1 || status=$?
+  local took=$((SECONDS - start))
+  if [ "$status" = 0 ]; then
+    touch "$STATE/$name.done"
+    echo "$name: ok (${took} s)" >>"$STATE/summary.txt"
+  else
+    echo "$name: FAILED (exit $status after ${took} s; last line: $(tail -n 1 "$STATE/$name.log"))" >>"$STATE/summary.txt"
+    FAILED=1
+  fi
+}
+
+facts() {
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvidia-smi -L
+  nvcc --version 2>/dev/null | tail -n 2
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  uname -a
+}
+
+cuda_tests() {  # the tests labelled cuda in ctest, run from the source tree against the bundle
+  local failed=0
+  for t in executor_cuda calibrate_cuda_without_gpu; do
+    echo "== tests/cli/$t.sh"
+    bash "$SRC/tests/cli/$t.sh" "$BIN" "$SRC" || failed=1
+  done
+  return $failed
+}
+
+# The three schedules on one GPU, on the configuration `predict` simulates: the executor's MLP
+# with hidden layers 4096,4096,4096 (42 M parameters), batch 256.
+TRAIN_ARGS=(--device cuda --features 1024 --classes 1000 --samples 65536 --hidden 4096,4096,4096 --batch 256
+  --lr 0.01 --steps 100 --warmup-steps 20 --quiet)
+train_all() {
+  "$BIN/dasim-train" "${TRAIN_ARGS[@]}" --schedule sgd --bucket-cap 25MiB -o "$STATE/train-sgd.json" &&
+    "$BIN/dasim-train" "${TRAIN_ARGS[@]}" --schedule local_sgd --tau 4 -o "$STATE/train-local_sgd.json" &&
+    "$BIN/dasim-train" "${TRAIN_ARGS[@]}" --schedule dasgd --tau 4 --delay 1 -o "$STATE/train-dasgd.json"
+}
+
+# Two ranks on the one GPU: NCCL may refuse two ranks on one device; the log says what happened.
+shared_gpu() {
+  command -v orterun >/dev/null || {
+    echo "no mpirun in the bundle: two ranks sharing the GPU not tried"
+    return 0
+  }
+  orterun --allow-run-as-root --oversubscribe -np 2 -x LD_LIBRARY_PATH "$BIN/dasim-train" "${TRAIN_ARGS[@]}" \
+    --schedule sgd --steps 40 -o "$STATE/train-2ranks.json"
+  local status=$?
+  echo "two ranks sharing one GPU: exit status $status"
+  return 0  # an answer either way: the log is the finding
+}
+
+device() {
+  local out=${1:-}
+  [ -n "$out" ] || usage
+  mkdir -p "$out" "$STATE" || die "device: cannot create $out or $STATE"
+  environment
+  if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    echo "no usable GPU (nvidia-smi lists none)" >"$out/summary.txt"
+    die "device: no usable GPU here (nvidia-smi lists none); run this on the GPU machine"
+  fi
+  FAILED=0
+  : >"$STATE/summary.txt"
+  step facts 60 facts
+  step cuda-tests 300 cuda_tests
+  step calibrate 330 "$BIN/dasim" calibrate --device cuda --out "$STATE/h200-measured.json"
+  step train 300 train_all
+  step shared-gpu 120 shared_gpu
+  # The 8 files that come back.
+  cp "$STATE/facts.log" "$out/device.txt" 2>/dev/null
+  cat "$STATE/cuda-tests.log" "$STATE/shared-gpu.log" >"$out/tests.log" 2>/dev/null
+  cp "$STATE/calibrate.log" "$out/calibrate.log" 2>/dev/null
+  for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json; do
+    [ -e "$STATE/$f" ] && cp "$STATE/$f" "$out/"
+  done
+  cp "$STATE/summary.txt" "$out/summary.txt"
+  echo "---- summary"
+  cat "$out/summary.txt"
+  return $FAILED
+}
+
+# ---------------------------------------------------------------------------------------------
+# predict: here, on what came back.
+predict() {
+  local dir=${1:-}
+  [ -n "$dir" ] || usage
+  [ -d "$dir" ] || die "predict: $dir is not a folder"
+  local calibration=$dir/h200-measured.json
+  [ -e "$calibration" ] || die "predict: $calibration is missing (the device step's calibration)"
+  local bin=${DASIM_BIN:-$SRC/build/bin}
+  [ -x "$bin/dasim" ] || die "predict: no $bin/dasim (build first, or set DASIM_BIN)"
+  /usr/bin/python3 "$SRC/scripts/gpu_validation_predict.py" --bin "$bin" --dir "$dir" --calibration "$calibration"
+}
+
+case "${1:-}" in
+  bundle) bundle ;;
+  device) device "${2:-}" ;;
+  predict) predict "${2:-}" ;;
+  *) usage ;;
+esac
