@@ -2,6 +2,8 @@
 // platform file can refer to as {"preset": "ib-edr"}, each with the source of its numbers.
 #pragma once
 
+#include "platform/transports.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@ struct LinkPreset {
   std::string name;
   double bandwidth_Bps;  // usable data rate per direction
   double latency_s;      // one hop: adapter + cable + switch port, as the datasheets quote it
+  Transport transport;   // how NCCL drives it unless the link says otherwise
   std::string source;
 };
 

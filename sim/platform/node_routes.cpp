@@ -100,7 +100,7 @@ RouteFigures route_figures(const PlatformSpec& spec, const std::vector<NodeLinkR
   RouteFigures f{std::numeric_limits<double>::infinity(), 0.0};
   for (const auto& ref : route) {
     LinkSpec l = node_link_spec(spec, ref);
-    f.bandwidth_Bps = std::min(f.bandwidth_Bps, l.bandwidth_Bps);
+    f.bandwidth_Bps = std::min(f.bandwidth_Bps, l.achieved_Bps());
     f.latency_s += l.latency_s;
   }
   return f;

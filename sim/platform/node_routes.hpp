@@ -30,7 +30,7 @@ int nic_of_gpu(const PlatformSpec& spec, int gpu);
 // The figures of one local link (bandwidth already multiplied by NVLink counts).
 LinkSpec node_link_spec(const PlatformSpec& spec, const NodeLinkRef& ref);
 
-// Bandwidth of the bottleneck and the summed latency along a node route.
+// Bandwidth of the bottleneck (achieved rates, transports.hpp) and the summed latency along a node route.
 struct RouteFigures {
   double bandwidth_Bps;
   double latency_s;

@@ -46,11 +46,11 @@ class NodeLinks {
     std::string name = prefix_ + ref.name;
     std::pair<const sg4::Link*, bool> created;
     if (l.sharing == Sharing::split_duplex) {
-      auto* link = zone_->create_split_duplex_link(name, l.bandwidth_Bps);
+      auto* link = zone_->create_split_duplex_link(name, l.achieved_Bps());
       link->set_latency(l.latency_s)->seal();
       created = {link, true};
     } else {
-      auto* link = zone_->create_link(name, l.bandwidth_Bps);
+      auto* link = zone_->create_link(name, l.achieved_Bps());
       link->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)->set_latency(l.latency_s)->seal();
       created = {link, false};
     }
@@ -107,7 +107,7 @@ std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZon
 
 // The fabric zone of the spec's topology, with one link of rails x rail bandwidth per node.
 sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallbacks& callbacks) {
-  const double node_link_Bps = spec.fabric.link.bandwidth_Bps * spec.rails();
+  const double node_link_Bps = spec.fabric.link.achieved_Bps() * spec.rails();
   const double latency_s = spec.fabric.link.latency_s;
   const auto policy = policy_of(spec.fabric.link.sharing);
   auto fat_tree = [&](const sg4::FatTreeParams& params) {

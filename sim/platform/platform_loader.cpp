@@ -108,11 +108,7 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
   spec.gpu = read_gpu(node.object("gpu"), file);
   if (node.has("pcie")) spec.pcie = read_pcie(node.object("pcie"), spec.gpus_per_node);
   if (node.has("nvlink")) spec.nvlink = read_nvlink(node.object("nvlink"), spec.gpus_per_node);
-  if (node.has("nvswitch")) {
-    ObjectReader nvswitch = node.object("nvswitch");
-    spec.nvswitch = NvswitchSpec{read_link(nvswitch.object("port"))};
-    nvswitch.finish();
-  }
+  if (node.has("nvswitch")) spec.nvswitch = read_nvswitch(node.object("nvswitch"));
   spec.nics = read_nics(node, spec.gpus_per_node);
   node.finish();
 

@@ -13,7 +13,7 @@
 
 namespace dasim::platform {
 
-LinkSpec read_link(ObjectReader link) {
+LinkSpec read_link(ObjectReader link, Transport default_transport) {
   LinkSpec spec;
   auto preset_name = link.optional_string("preset");
   std::optional<LinkPreset> preset;
@@ -35,6 +35,28 @@ LinkSpec read_link(ObjectReader link) {
   spec.latency_s = latency ? *latency : preset->latency_s;
   auto sharing = link.optional_enumeration("sharing", kSharingNames);
   spec.sharing = sharing.value_or(Sharing::split_duplex);
+  spec.transport = link.optional_enumeration("transport", kTransportNames)
+                       .value_or(preset ? preset->transport : default_transport);
+  if (auto efficiency = link.optional_number("efficiency")) {
+    if (!(*efficiency > 0 && *efficiency <= 1))
+      link.fail("efficiency",
+                fmt::format("expected a fraction of the line rate in (0, 1], got {}", *efficiency));
+    spec.efficiency = *efficiency;
+  }
+  if (link.has("tcp")) {
+    if (spec.transport != Transport::tcp)
+      link.fail("tcp", fmt::format("socket settings need \"transport\": \"tcp\", not \"{}\"",
+                                   to_string(spec.transport)));
+    ObjectReader tcp = link.object("tcp");
+    TcpSpec t;
+    if (auto sockets = tcp.optional_positive_integer("sockets")) {
+      if (*sockets > 64 * 64) tcp.fail("sockets", fmt::format("expected 1..4096 sockets, got {}", *sockets));
+      t.sockets = static_cast<int>(*sockets);
+    }
+    t.socket_bandwidth_Bps = tcp.optional_bandwidth_Bps("socket_bandwidth").value_or(0);
+    tcp.finish();
+    spec.tcp = t;
+  }
   link.finish();
   return spec;
 }
@@ -53,9 +75,9 @@ std::vector<int> read_gpu_list(ObjectReader& reader, const std::string& key, int
 
 PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
   PcieSpec spec;
-  spec.gpu_link = read_link(pcie.object("gpu_link"));
-  spec.switch_uplink = read_link(pcie.object("switch_uplink"));
-  if (pcie.has("inter_socket")) spec.inter_socket = read_link(pcie.object("inter_socket"));
+  spec.gpu_link = read_link(pcie.object("gpu_link"), Transport::pcie);
+  spec.switch_uplink = read_link(pcie.object("switch_uplink"), Transport::pcie);
+  if (pcie.has("inter_socket")) spec.inter_socket = read_link(pcie.object("inter_socket"), Transport::ideal);
   std::map<int, std::string> owner;
   std::set<std::string> names;
   pcie.array("switches", [&](const nlohmann::json& v, const std::string& path) {
@@ -87,7 +109,7 @@ PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node) {
 
 NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
   NvlinkSpec spec;
-  spec.link = read_link(nvlink.object("link"));
+  spec.link = read_link(nvlink.object("link"), Transport::nvlink);
   std::set<std::pair<int, int>> seen;
   nvlink.array("pairs", [&](const nlohmann::json& v, const std::string& path) {
     if (!v.is_array() || v.size() != 3)
@@ -114,7 +136,7 @@ NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
 FabricSpec read_fabric(ObjectReader fabric) {
   FabricSpec spec;
   spec.topology = fabric.enumeration("topology", kFabricTopologyNames);
-  spec.link = read_link(fabric.object("link"));
+  spec.link = read_link(fabric.object("link"), Transport::ideal);
   if (spec.topology == FabricTopology::fat_tree) {
     spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
     spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
@@ -167,7 +189,7 @@ std::vector<NicSpec> read_nics(ObjectReader& node, int gpus_per_node) {
     n.name = nic.string("name");
     if (!nic_names.insert(n.name).second) nic.fail("name", fmt::format("duplicate NIC name \"{}\"", n.name));
     n.pcie_switch = nic.optional_string("pcie_switch").value_or("");
-    n.link = read_link(nic.object("link"));
+    n.link = read_link(nic.object("link"), Transport::ideal);
     if (nic.has("gpus")) {
       n.gpus = read_gpu_list(nic, "gpus", gpus_per_node);
     } else {
@@ -177,6 +199,26 @@ std::vector<NicSpec> read_nics(ObjectReader& node, int gpus_per_node) {
     nics.push_back(std::move(n));
   });
   return nics;
+}
+
+NvswitchSpec read_nvswitch(ObjectReader nvswitch) {
+  NvswitchSpec spec{read_link(nvswitch.object("port"), Transport::nvlink), std::nullopt};
+  if (nvswitch.has("nvls")) {
+    const auto& value = nvswitch.raw("nvls");
+    if (value.is_boolean()) {
+      if (value.get<bool>()) spec.nvls_efficiency = nvls_facts().efficiency;
+    } else {
+      ObjectReader nvls = nvswitch.object("nvls");
+      const double e = nvls.number("efficiency");
+      if (!(e > 0 && e <= 1))
+        nvls.fail("efficiency",
+                  fmt::format("expected a fraction of the port's line rate in (0, 1], got {}", e));
+      spec.nvls_efficiency = e;
+      nvls.finish();
+    }
+  }
+  nvswitch.finish();
+  return spec;
 }
 
 NetworkModelSpec read_network(ObjectReader network) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/enum_names.hpp"
+#include "platform/transports.hpp"
 
 #include <optional>
 #include <string>
@@ -17,10 +18,25 @@ inline constexpr EnumNames<Sharing, 2> kSharingNames{{{
     {Sharing::shared, "shared"},
 }}};
 
+// NCCL's socket transport over a TCP NIC: `sockets` connections in all (NCCL_SOCKET_NTHREADS x
+// NCCL_NSOCKS_PERTHREAD per channel, times the channels that use the NIC), each at most
+// `socket_bandwidth_Bps` (a kernel TCP stream's limit, or a cloud's per-flow cap).
+struct TcpSpec {
+  int sockets = 1;
+  double socket_bandwidth_Bps = 0;
+};
+
 struct LinkSpec {
-  double bandwidth_Bps = 0;
+  double bandwidth_Bps = 0;  // line rate, per direction
   double latency_s = 0;
   Sharing sharing = Sharing::split_duplex;
+  Transport transport = Transport::ideal;
+  std::optional<double> efficiency;  // overrides the transport's default
+  std::optional<TcpSpec> tcp;
+
+  double efficiency_used() const { return efficiency.value_or(transport_facts(transport).efficiency); }
+  // What a large transfer reaches: line rate x efficiency, and no more than the TCP sockets carry.
+  double achieved_Bps() const;
 };
 
 struct GpuSpec {
@@ -56,6 +72,9 @@ struct NvlinkSpec {
 
 struct NvswitchSpec {
   LinkSpec port;  // each GPU's aggregate NVLink bandwidth into the switch fabric
+  // NVLink SHARP (third-generation NVSwitch with Hopper or newer GPUs): the switch reduces. The
+  // fraction of the port's line rate its multimem operations reach; absent: no NVLS.
+  std::optional<double> nvls_efficiency;
 };
 
 struct NicSpec {

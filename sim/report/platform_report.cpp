@@ -71,8 +71,10 @@ std::string links_section(const PlatformSpec& spec) {
       if (seen[ref.name]) continue;
       seen[ref.name] = true;
       LinkSpec l = node_link_spec(spec, ref);
-      std::string key = fmt::format("{} {} {}", class_name(ref.cls), units::format_bandwidth(l.bandwidth_Bps),
-                                    units::format_time(l.latency_s));
+      std::string key = fmt::format("{} {} {}, achieved {} ({} x {:.3g})", class_name(ref.cls),
+                                    units::format_bandwidth(l.bandwidth_Bps), units::format_time(l.latency_s),
+                                    units::format_bandwidth(l.achieved_Bps()), to_string(l.transport),
+                                    l.achieved_Bps() / l.bandwidth_Bps);
       auto& entry = kinds.try_emplace(key, 0, l).first->second;
       ++entry.first;
     }
@@ -81,9 +83,16 @@ std::string links_section(const PlatformSpec& spec) {
     for (int b = a + 1; b < spec.gpus_per_node; ++b) collect(gpu_to_gpu_route(spec, a, b));
     collect(gpu_to_nic_route(spec, a));
   }
-  std::string out = "Links per node (kind, bandwidth per direction, latency: count):\n";
+  std::string out =
+      "Links per node (kind, line rate per direction, latency, achieved rate (transport x efficiency): "
+      "count):\n";
   for (const auto& [key, entry] : kinds)
-    out += fmt::format("  {:<44} x{} ({})\n", key, entry.first, to_string(entry.second.sharing));
+    out += fmt::format("  {:<76} x{} ({})\n", key, entry.first, to_string(entry.second.sharing));
+  if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
+    out += fmt::format(
+        "  NVLink SHARP (NVLS): the switch reduces; multimem at {} per port ({:.3g} of line rate)\n",
+        units::format_bandwidth(spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency),
+        *spec.nvswitch->nvls_efficiency);
   return out;
 }
 
@@ -134,11 +143,13 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
   out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
   out += links_section(spec);
   out += fmt::format("Fabric:     {}\n", fabric_description(spec));
-  out += fmt::format("            per-node link {} rail(s) x {} = {}, latency {} per hop\n", spec.rails(),
-                     units::format_bandwidth(spec.fabric.link.bandwidth_Bps),
-                     units::format_bandwidth(spec.fabric.link.bandwidth_Bps * spec.rails()),
-                     units::format_time(spec.fabric.link.latency_s));
-  out += fmt::format("Bisection:  {}\n", units::format_bandwidth(bisection_bandwidth_Bps(spec)));
+  out += fmt::format(
+      "            per-node link {} rail(s) x {} = {} line rate, {} achieved, latency {} per hop\n",
+      spec.rails(), units::format_bandwidth(spec.fabric.link.bandwidth_Bps),
+      units::format_bandwidth(spec.fabric.link.bandwidth_Bps * spec.rails()),
+      units::format_bandwidth(spec.fabric.link.achieved_Bps() * spec.rails()),
+      units::format_time(spec.fabric.link.latency_s));
+  out += fmt::format("Bisection:  {} line rate\n", units::format_bandwidth(bisection_bandwidth_Bps(spec)));
   if (spec.gpus_per_node > 1) out += gpu_matrix_section(spec, routes);
   if (spec.nodes > 1) out += inter_node_section(spec, routes);
   return out;

@@ -50,8 +50,25 @@ expect_bad_input "unroutable node" "node.nvlink.pairs: GPUs 0 and 5 have no NVLi
 mutate torus 'p["fabric"] = {"topology": "torus", "link": {"preset": "ib-edr"}, "dimensions": [3, 3]}'
 expect_bad_input "torus that cannot hold the nodes" "fabric.dimensions: torus 3x3 holds 9 nodes, not 16" "$BIN/dasim" validate "$WORK/torus.json"
 
-mutate preset 'p["fabric"]["link"] = {"preset": "ib-xdr"}'
-expect_bad_input "unknown link preset" "fabric.link.preset: unknown link preset \"ib-xdr\"" "$BIN/dasim" validate "$WORK/preset.json"
+mutate preset 'p["fabric"]["link"] = {"preset": "ib-fdr"}'
+expect_bad_input "unknown link preset" "fabric.link.preset: unknown link preset \"ib-fdr\"" "$BIN/dasim" validate "$WORK/preset.json"
+
+mutate transport 'p["node"]["nics"][0]["link"]["transport"] = "infiniband"'
+expect_bad_input "unknown transport" "node.nics[0].link.transport: expected one of ideal, nvlink, nvlink4, pcie, ib, roce, tcp, got \"infiniband\"" "$BIN/dasim" validate "$WORK/transport.json"
+
+mutate efficiency_zero 'p["node"]["nvlink"]["link"]["efficiency"] = 0'
+expect_bad_input "efficiency 0" "node.nvlink.link.efficiency: expected a fraction of the line rate in (0, 1], got 0" "$BIN/dasim" validate "$WORK/efficiency_zero.json"
+mutate efficiency_high 'p["node"]["nvlink"]["link"]["efficiency"] = 1.5'
+expect_bad_input "efficiency above 1" "node.nvlink.link.efficiency: expected a fraction of the line rate in (0, 1], got 1.5" "$BIN/dasim" validate "$WORK/efficiency_high.json"
+
+mutate tcp_not_tcp 'p["node"]["nics"][0]["link"]["tcp"] = {"sockets": 4}'
+expect_bad_input "tcp settings on an IB NIC" "node.nics[0].link.tcp: socket settings need \"transport\": \"tcp\", not \"ib\"" "$BIN/dasim" validate "$WORK/tcp_not_tcp.json"
+mutate tcp_sockets 'p["node"]["nics"][0]["link"].update({"transport": "tcp", "tcp": {"sockets": 0}})'
+expect_bad_input "zero sockets" "node.nics[0].link.tcp.sockets: expected" "$BIN/dasim" validate "$WORK/tcp_sockets.json"
+
+nvswitch_base="$SRC/platforms/dgx-h100-ndr.json"
+/usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["node"]["nvswitch"]["nvls"]={"efficiency": 2}; json.dump(p, open(sys.argv[2], "w"))' "$nvswitch_base" "$WORK/nvls.json"
+expect_bad_input "NVLS efficiency above 1" "node.nvswitch.nvls.efficiency: expected a fraction of the port's line rate in (0, 1], got 2" "$BIN/dasim" validate "$WORK/nvls.json"
 
 expect_bad_input "bad --nodes" "nodes" "$BIN/dasim" platform show "$base" --nodes 0
 

@@ -78,15 +78,18 @@ TEST(HierarchicalAllreduce, BoundedByTheNicAggregateAndFasterThanASingleFlatRing
   single_ring.ring_channels = 1;
   auto h = run_collective_sweep(spec, hier, Op::allreduce, {bytes})[0];
   auto flat = run_collective_sweep(spec, single_ring, Op::allreduce, {bytes})[0];
-  const double nic_aggregate_Bps = 8 * 25e9;
+  // Achieved rates: each GPU reaches its HDR NIC through PCIe Gen4 x16 at 31.5e9 x 0.76 = 23.94e9
+  // (below HDR's 25e9 x 0.96 = 24e9); NVSwitch ports 300e9 x 0.80 = 240e9.
+  const double rail_Bps = 31.5e9 * 0.76, port_Bps = 300e9 * 0.80;
+  const double nic_aggregate_Bps = 8 * rail_Bps;
   EXPECT_LT(h.busbw_Bps, nic_aggregate_Bps);
   EXPECT_GT(h.busbw_Bps, 2 * flat.busbw_Bps);
-  // Hand model: intra RS + AG over NVSwitch ports (300e9) and one inter-node ring per rail.
+  // Hand model: intra RS + AG over NVSwitch ports and one inter-node ring per rail.
   const double g = 8, n = 4;
-  double expected = 2 * (g - 1) / g * bytes / 300e9 + 2 * (n - 1) / n * (bytes / g) / 25e9;
+  double expected = 2 * (g - 1) / g * bytes / port_Bps + 2 * (n - 1) / n * (bytes / g) / rail_Bps;
   EXPECT_NEAR(h.time_s, expected, 0.02 * expected);
   // A single flat ring crosses one NIC per node boundary: its bus bandwidth is one HDR rail.
-  EXPECT_NEAR(flat.busbw_Bps, 25e9, 0.03 * 25e9);
+  EXPECT_NEAR(flat.busbw_Bps, rail_Bps, 0.03 * rail_Bps);
 }
 
 // NCCL runs one ring per NIC (channels), each leaving the node through its own NIC: the bus
@@ -96,7 +99,14 @@ TEST(RingAllreduce, OneRingPerNicReachesTheNodesNicAggregate) {
     const char* file;
     double nic_aggregate_Bps;
   };
-  for (auto c : {Case{"dgx-a100-hdr.json", 8 * 25e9}, Case{"dgx1-v100-edr.json", 4 * 12.5e9}}) {
+  // DGX A100: per rail, PCIe Gen4 31.5e9 x 0.76 from the GPU to its HDR NIC (below 25e9 x 0.96); the
+  // 8 channels share each 240e9 NVSwitch port (30e9 each), which does not limit them.
+  // DGX-1V: every channel is a rotation of the same NVLink cycle (two NVLinks per hop, 2 x 25e9 x
+  // 0.80 = 40e9), so the 4 hops that no channel leaves the node through carry all 4 channels:
+  // 10e9 each, below the 15.75e9 x 0.76 = 11.97e9 PCIe path to the EDR NIC. (NCCL's search finds
+  // rings over distinct NVLinks; dasim's rotations share the cycle, docs/validation.md.)
+  for (auto c : {Case{"dgx-a100-hdr.json", 8 * 31.5e9 * 0.76},
+                 Case{"dgx1-v100-edr.json", 4 * (2 * 25e9 * 0.80) / 4}}) {
     auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce,
                                   {1 << 30})[0];
     EXPECT_NEAR(s.busbw_Bps, c.nic_aggregate_Bps, 0.05 * c.nic_aggregate_Bps) << c.file;
