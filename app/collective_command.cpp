@@ -2,6 +2,7 @@
 // nccl-tests' meaning (size in bytes, time in us, algbw and busbw in GB/s) so a real nccl-tests
 // run can be put beside the prediction.
 #include "collectives/collective_benchmark.hpp"
+#include "collectives/nccl_model.hpp"
 #include "commands.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
@@ -22,7 +23,10 @@ struct CollectiveArgs {
   std::string platform;
   int nodes = 0;
   std::string op = "allreduce";
-  std::string algo = "ring";
+  std::string algo = "auto";
+  std::string protocol = "auto";
+  int ring_channels = 0;
+  int tree_channels = 0;
   std::string min_bytes = "8";
   std::string max_bytes = "1G";
   double factor = 2;
@@ -44,11 +48,17 @@ double parse_size(const std::string& text, const char* option) {
 void run(const CollectiveArgs& a) {
   auto spec = platform::load_platform(a.platform, a.nodes > 0 ? std::optional<int>(a.nodes) : std::nullopt);
   collectives::CollectiveOptions options;
-  try {
-    options.algorithm = collectives::parse_algorithm(a.algo);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--algo: ") + e.what());
-  }
+  options.algorithm = *collectives::kAlgorithmNames.parse(a.algo);    // checked by IsMember
+  options.protocol = *collectives::kProtocolNames.parse(a.protocol);  // checked by IsMember
+  options.ring_channels = a.ring_channels;
+  options.tree_channels = a.tree_channels;
+  if (options.algorithm == collectives::Algorithm::nvls &&
+      !collectives::can_run(collectives::summarize_topology(spec), collectives::Op::allreduce,
+                            collectives::Algorithm::nvls, options.protocol))
+    throw InputError(
+        fmt::format("--algo nvls: {} ({} nodes) has no NVSwitch with NVLink SHARP on one node, or "
+                    "--protocol {} is not simple",
+                    spec.name, spec.nodes, a.protocol));
   options.granularity = a.fine ? collectives::Granularity::fine : collectives::Granularity::coarse;
   options.reduction_compute = a.reduction;
   options.memory_bandwidth_Bps = a.memory_bandwidth_Bps;
@@ -62,7 +72,8 @@ void run(const CollectiveArgs& a) {
   const double max_bytes = parse_size(a.max_bytes, "--max-bytes");
   if (min_bytes <= 0) throw InputError("--min-bytes: expected a size > 0 bytes");
   auto sizes = collectives::geometric_sizes(min_bytes, max_bytes, a.factor);
-  if (op != collectives::Op::allreduce && options.algorithm != collectives::Algorithm::ring)
+  if (op != collectives::Op::allreduce && options.algorithm != collectives::Algorithm::ring &&
+      options.algorithm != collectives::Algorithm::automatic)
     throw InputError(fmt::format("--algo {}: {} is implemented with the ring algorithm only", a.algo, a.op));
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -75,31 +86,29 @@ void run(const CollectiveArgs& a) {
                  units::format_bytes(sizes[i]), elapsed);
       if (i + 1 == sizes.size()) fmt::print(stderr, "\n");
     });
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& s : samples) j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps});
-    return j.dump();
+    return collectives::to_wire(samples);
   });
 
-  const auto rows = nlohmann::json::parse(out);
+  const auto rows = collectives::samples_from_wire(out);
   if (a.format == "csv") {
-    fmt::print("size_bytes,time_us,algbw_GBps,busbw_GBps\n");
+    fmt::print("size_bytes,time_us,algbw_GBps,busbw_GBps,algorithm\n");
     for (const auto& r : rows)
-      fmt::print("{:.0f},{:.3f},{:.3f},{:.3f}\n", r[0].get<double>(), r[1].get<double>() * 1e6,
-                 r[2].get<double>() / 1e9, r[3].get<double>() / 1e9);
+      fmt::print("{:.0f},{:.3f},{:.3f},{:.3f},{}\n", r.bytes, r.time_s * 1e6, r.algbw_Bps / 1e9,
+                 r.busbw_Bps / 1e9, r.choice);
     return;
   }
-  fmt::print("# dasim collective: {} {} on {} ({} nodes x {} GPUs = {} ranks), {} flows\n", a.op, a.algo,
-             spec.name, spec.nodes, spec.gpus_per_node, spec.total_gpus(),
+  fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} nodes x {} GPUs = {} ranks), {} flows\n",
+             a.op, a.algo, a.protocol, spec.name, spec.nodes, spec.gpus_per_node, spec.total_gpus(),
              a.fine ? "fine-grained" : "coarse");
   fmt::print("# busbw = algbw x {} (nccl-tests convention)\n", op == collectives::Op::allreduce ? "2(n-1)/n"
                                                                : op == collectives::Op::broadcast
                                                                    ? "1"
                                                                    : "(n-1)/n");
-  fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "size(B)", "time(us)", "algbw", "busbw");
+  fmt::print("{:>14} {:>14} {:>10} {:>10}  {}\n", "size(B)", "time(us)", "algbw", "busbw", "algorithm");
   fmt::print("{:>14} {:>14} {:>10} {:>10}\n", "", "", "(GB/s)", "(GB/s)");
   for (const auto& r : rows)
-    fmt::print("{:>14.0f} {:>14.2f} {:>10.2f} {:>10.2f}\n", r[0].get<double>(), r[1].get<double>() * 1e6,
-               r[2].get<double>() / 1e9, r[3].get<double>() / 1e9);
+    fmt::print("{:>14.0f} {:>14.2f} {:>10.2f} {:>10.2f}  {}\n", r.bytes, r.time_s * 1e6, r.algbw_Bps / 1e9,
+               r.busbw_Bps / 1e9, r.choice);
 }
 
 }  // namespace
@@ -112,7 +121,20 @@ void add_collective_command(CLI::App& app) {
   cmd->add_option("--nodes", a->nodes, "Override the node count (ranks = nodes x GPUs per node)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast");
-  cmd->add_option("--algo", a->algo, "ring | tree | hierarchical");
+  cmd->add_option("--algo", a->algo,
+                  "auto (as NCCL's tuner picks, per size), " + collectives::kAlgorithmNames.listed())
+      ->check(CLI::IsMember(collectives::kAlgorithmNames.names()))
+      ->capture_default_str();
+  cmd->add_option("--protocol", a->protocol,
+                  "auto (per size), simple, ll128, ll, or links (no protocol model: the links' own figures)")
+      ->check(CLI::IsMember(collectives::kProtocolNames.names()))
+      ->capture_default_str();
+  cmd->add_option("--ring-channels", a->ring_channels, "rings side by side (0: one per NIC)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
+  cmd->add_option("--tree-channels", a->tree_channels, "double trees side by side (0: one per NIC)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
   cmd->add_option("--min-bytes", a->min_bytes, "Smallest size (e.g. 8, 1K, 1M)");
   cmd->add_option("--max-bytes", a->max_bytes, "Largest size (e.g. 1G)");
   cmd->add_option("--factor", a->factor, "Size multiplier between rows");

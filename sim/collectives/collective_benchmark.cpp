@@ -25,6 +25,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
   Communicator comm(spec, sim.platform(), options);
   const int p = comm.size();
   std::vector<double> start(sizes_bytes.size(), 0), finish(sizes_bytes.size(), 0);
+  std::vector<std::string> choice(sizes_bytes.size());
   auto barrier = sg4::Barrier::create(static_cast<unsigned>(p));
   for (int rank = 0; rank < p; ++rank) {
     sg4::Actor::create("rank", sim.platform().gpus[size_t(rank)], [&, rank] {
@@ -33,6 +34,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
         if (rank == 0) start[i] = sg4::Engine::get_clock();
         std::vector<PendingCollectivePtr> pending;
         for (int c = 0; c < concurrent; ++c) pending.push_back(comm.start(rank, op, sizes_bytes[i]));
+        if (rank == 0) choice[i] = pending.front()->choice();
         for (auto& pc : pending) {
           pc->wait();
           finish[i] = std::max(finish[i], pc->finished_at());
@@ -49,6 +51,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
     s.time_s = finish[i] - start[i];
     s.algbw_Bps = s.time_s > 0 ? s.bytes / s.time_s : 0;
     s.busbw_Bps = s.algbw_Bps * bus_bandwidth_factor(op, p);
+    s.choice = choice[i];
     samples.push_back(s);
   }
   return samples;
@@ -57,16 +60,21 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
 std::vector<CollectiveSample> run_collective_sweep(const platform::PlatformSpec& spec,
                                                    const CollectiveOptions& options, Op op,
                                                    const std::vector<double>& sizes_bytes, int concurrent) {
-  std::string out = runtime::run_isolated([&] {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& s : simulate_collective_sweep(spec, options, op, sizes_bytes, concurrent))
-      j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps});
-    return j.dump();
-  });
+  return samples_from_wire(runtime::run_isolated(
+      [&] { return to_wire(simulate_collective_sweep(spec, options, op, sizes_bytes, concurrent)); }));
+}
+
+std::string to_wire(const std::vector<CollectiveSample>& samples) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& s : samples) j.push_back({s.bytes, s.time_s, s.algbw_Bps, s.busbw_Bps, s.choice});
+  return j.dump();
+}
+
+std::vector<CollectiveSample> samples_from_wire(const std::string& text) {
   std::vector<CollectiveSample> samples;
-  for (const auto& row : nlohmann::json::parse(out))
-    samples.push_back(
-        {row[0].get<double>(), row[1].get<double>(), row[2].get<double>(), row[3].get<double>()});
+  for (const auto& row : nlohmann::json::parse(text))
+    samples.push_back({row[0].get<double>(), row[1].get<double>(), row[2].get<double>(), row[3].get<double>(),
+                       row[4].get<std::string>()});
   return samples;
 }
 

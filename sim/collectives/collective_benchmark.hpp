@@ -7,6 +7,7 @@
 #include "platform/platform_spec.hpp"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace dasim::collectives {
@@ -16,7 +17,12 @@ struct CollectiveSample {
   double time_s = 0;
   double algbw_Bps = 0;  // bytes / time
   double busbw_Bps = 0;  // algbw x bus_bandwidth_factor(op, ranks)
+  std::string choice;    // the algorithm/protocol that ran, e.g. "ring/simple"
 };
+
+// The samples as they cross from the simulation child to the parent (doubles exact).
+std::string to_wire(const std::vector<CollectiveSample>& samples);
+std::vector<CollectiveSample> samples_from_wire(const std::string& text);
 
 // Simulates in the calling process (one SimGrid engine: wrap in runtime::run_isolated).
 // `concurrent` > 1 starts that many identical collectives at once on every rank and reports the

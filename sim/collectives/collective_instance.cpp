@@ -20,8 +20,14 @@ int MailboxSlots::acquire() {
   return static_cast<int>(it - in_use_.begin());
 }
 
-CollectiveInstance::CollectiveInstance(Op op_, double bytes_, std::shared_ptr<MailboxSlots> slots_)
-    : op(op_), bytes(bytes_), slots(std::move(slots_)), slot(slots->acquire()) {}
+CollectiveInstance::CollectiveInstance(Op op_, double bytes_, Choice choice_,
+                                       std::shared_ptr<MailboxSlots> slots_)
+    : op(op_),
+      bytes(bytes_),
+      choice(choice_),
+      costs(protocol_costs(choice_.algorithm, choice_.protocol)),
+      slots(std::move(slots_)),
+      slot(slots->acquire()) {}
 
 CollectiveInstance::~CollectiveInstance() {
   slots->release(slot);
@@ -32,8 +38,15 @@ sg4::Mailbox* CollectiveInstance::mailbox(int rank, int channel) const {
 }
 
 sg4::SemaphorePtr CollectiveInstance::root_reduced(int tree) {
-  if (!reduced[tree]) reduced[tree] = sg4::Semaphore::create(0);
-  return reduced[tree];
+  auto& semaphore = reduced[tree];
+  if (!semaphore) semaphore = sg4::Semaphore::create(0);
+  return semaphore;
+}
+
+sg4::BarrierPtr CollectiveInstance::phase_end(int channel, int phase, int ring, int size) {
+  auto& barrier = phase_ends[{channel, phase, ring}];
+  if (!barrier) barrier = sg4::Barrier::create(static_cast<unsigned>(size));
+  return barrier;
 }
 
 sg4::CommPtr PartContext::send_async(int to, int channel, double bytes) const {

@@ -10,14 +10,18 @@
 #pragma once
 
 #include "collectives/collective_types.hpp"
+#include "collectives/nccl_model.hpp"
 
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <deque>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace dasim::collectives {
@@ -31,6 +35,8 @@ constexpr int tree_down_channel(int tree) {
   return 3 + 2 * tree;
 }
 constexpr int kFirstRingChannel = 8;  // ring channel k uses mailbox channel 8 + k
+// (One collective runs one algorithm, so tree channels 2 + 2t may reach the ring channels' numbers
+// without sharing a mailbox: mailboxes belong to one collective.)
 
 // Mailbox name slots of the collectives in flight; a slot is free again when its collective ends.
 class MailboxSlots {
@@ -43,7 +49,7 @@ class MailboxSlots {
 };
 
 struct CollectiveInstance {
-  CollectiveInstance(Op op_, double bytes_, std::shared_ptr<MailboxSlots> slots_);
+  CollectiveInstance(Op op_, double bytes_, Choice choice_, std::shared_ptr<MailboxSlots> slots_);
   ~CollectiveInstance();
   CollectiveInstance(const CollectiveInstance&) = delete;
   CollectiveInstance& operator=(const CollectiveInstance&) = delete;
@@ -51,9 +57,15 @@ struct CollectiveInstance {
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) const;
   // Lets a tree root's broadcast sweep know that chunk c has been fully reduced.
   simgrid::s4u::SemaphorePtr root_reduced(int tree);
+  // The end of one ring phase, shared by the `size` ranks of one ring: with coarse flows each rank
+  // moves a phase's bytes in one flow, and a rank whose flow is fast must not finish before the
+  // data it forwards could have come round the slowest hop (with fine messages the steps see to it).
+  simgrid::s4u::BarrierPtr phase_end(int channel, int phase, int ring, int size);
 
   Op op;
   double bytes;
+  Choice choice;        // the algorithm and protocol this collective runs (auto resolved)
+  ProtocolCosts costs;  // what that protocol costs it
   // When the last rank called start(): the collective can only make progress from then on. Shared
   // with the ranks' PendingCollectives, which outlive the instance.
   std::shared_ptr<double> all_started_at = std::make_shared<double>(-1);
@@ -61,7 +73,8 @@ struct CollectiveInstance {
  private:
   std::shared_ptr<MailboxSlots> slots;
   int slot;
-  simgrid::s4u::SemaphorePtr reduced[2];
+  std::map<int, simgrid::s4u::SemaphorePtr> reduced;
+  std::map<std::tuple<int, int, int>, simgrid::s4u::BarrierPtr> phase_ends;
 };
 
 // What one rank's helper actor needs to run its part.
@@ -90,11 +103,31 @@ void post_receives(const PartContext& ctx, int channel, int count, Inbox& inbox)
 // Messages one ring phase receives: 1 (coarse), ring_size - 1 (fine), 0 for a ring of one.
 int ring_phase_messages(const CollectiveOptions& options, int ring_size);
 
-// One ring phase (reduce-scatter when `reduce`, all-gather otherwise) over a ring of `ring_size`
-// ranks in which each step moves `share_bytes` from each rank to `next`; the phase's receives
-// come from `inbox` (posted on `channel`).
-void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size,
-                    double share_bytes, int channel, bool reduce, Inbox& inbox);
+// The latencies of one ring's hops by what they cross: a ring phase's latency is the sum of its
+// hops' step latencies (data goes round the ring), each at least the protocol's for its kind.
+struct RingLatencies {
+  int count[3] = {0, 0, 0};
+  double sum_s[3] = {0, 0, 0};
+  // Sum over the ring's hops of max(route latency, protocol floor), taken per kind (exact when the
+  // hops of one kind have equal latencies, as on the presets).
+  double step_latency_sum(const ProtocolCosts& costs) const;
+};
+
+// A rank's hop to its ring neighbour: who, the route's latency, what the route crosses, and the
+// latencies of the whole ring it belongs to.
+struct RingHop {
+  int next = -1;
+  double latency_s = 0;
+  HopKind kind = HopKind::nvlink;
+  const RingLatencies* ring = nullptr;
+};
+
+// One ring phase (reduce-scatter when `reduce`, all-gather otherwise) over ring number `ring` of
+// `ring_size` ranks in which each step moves `share_bytes` from each rank to its next; the phase's
+// receives come from `inbox` (posted on `channel`). Each step takes at least the protocol's
+// latency for the hop, and the bytes on the wire are share / the protocol's bandwidth factor.
+void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
+                    int channel, bool reduce, Inbox& inbox);
 
 // Pipelined chain broadcast from the ring's first rank (`is_root`); `is_last` ranks do not forward.
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes);

@@ -29,6 +29,9 @@ std::string to_string(Op op) {
 std::string to_string(Algorithm algorithm) {
   return std::string(kAlgorithmNames.name(algorithm));
 }
+std::string to_string(Protocol protocol) {
+  return std::string(kProtocolNames.name(protocol));
+}
 
 double bus_bandwidth_factor(Op op, int ranks) {
   const double n = ranks;

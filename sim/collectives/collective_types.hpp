@@ -16,11 +16,32 @@ inline constexpr EnumNames<Op, 4> kOpNames{{{
     {Op::broadcast, "broadcast"},
 }}};
 
-enum class Algorithm { ring, tree, hierarchical };
-inline constexpr EnumNames<Algorithm, 3> kAlgorithmNames{{{
+// ring: NCCL's rings, one per channel; tree: NCCL's trees (a chain inside each node, a double
+// binary tree over the nodes); nvls: NVLink SHARP on an NVSwitch that has it (one node); hierarchical:
+// reduce-scatter in the node, a ring per rail across nodes, all-gather (not an NCCL algorithm);
+// automatic ("auto"): the cheapest of ring, tree and nvls for each collective, as NCCL's tuner
+// picks (nccl_model.hpp).
+enum class Algorithm { ring, tree, hierarchical, nvls, automatic };
+inline constexpr EnumNames<Algorithm, 5> kAlgorithmNames{{{
     {Algorithm::ring, "ring"},
     {Algorithm::tree, "tree"},
     {Algorithm::hierarchical, "hierarchical"},
+    {Algorithm::nvls, "nvls"},
+    {Algorithm::automatic, "auto"},
+}}};
+
+// NCCL's protocols: simple (bulk copies with fences: the transports' full achieved rate, the
+// highest per-hop latency), ll128 (128-byte lines with a flag: 0.92 of it), ll (8 data bytes per
+// 16-byte line: half of it, the lowest latency); automatic ("auto"): the cheapest for the size.
+// links: no protocol model, the links' own latency and achieved rate (MPI ranks progressed by the
+// host, and the closed-form checks of the collective algorithms).
+enum class Protocol { simple, ll128, ll, automatic, links };
+inline constexpr EnumNames<Protocol, 5> kProtocolNames{{{
+    {Protocol::simple, "simple"},
+    {Protocol::ll128, "ll128"},
+    {Protocol::ll, "ll"},
+    {Protocol::automatic, "auto"},
+    {Protocol::links, "links"},
 }}};
 
 // coarse: one flow per rank per ring phase (2P flows per allreduce) with the ring's remaining
@@ -52,15 +73,22 @@ inline constexpr EnumNames<Progress, 5> kProgressNames{{{
     {Progress::polled_rounds, "polled-rounds", true},  // the first spelling, still accepted
 }}};
 
+// The defaults of this struct are the bare model (one ring, the links' own figures) that the
+// closed-form tests check; scenario files and `dasim collective` default to algorithm and
+// protocol "auto", as NCCL does (docs/file-formats.md).
 struct CollectiveOptions {
   Algorithm algorithm = Algorithm::ring;
+  Protocol protocol = Protocol::links;
   Granularity granularity = Granularity::coarse;
   int chunks_per_step = 1;            // fine ring: pipelined pieces per ring step
-  double tree_chunk_bytes = 4 << 20;  // tree: pipeline chunk (NCCL-like)
-  int tree_max_chunks = 64;           // tree: cap on pipeline depth (event count)
+  double tree_chunk_bytes = 1 << 20;  // tree: pipeline chunk (NCCL-like)
+  int tree_max_chunks = 256;          // tree: cap on pipeline depth (event count)
   // ring: rings run side by side, each on 1/channels of the buffer and leaving every node through
   // a different NIC, as NCCL's channels do. 0 = one per NIC of a node; 1 = a single flat ring.
   int ring_channels = 0;
+  // tree: trees run side by side, each pair (NCCL's double tree) on 1/channels of the buffer with
+  // its chains rotated so that every NIC of a node carries some tree edges. 0 = one per NIC.
+  int tree_channels = 0;
   Progress progress = Progress::async;
   bool reduction_compute = false;   // add reduction time (3 x bytes / memory bandwidth)
   double memory_bandwidth_Bps = 0;  // used when reduction_compute is on
@@ -70,6 +98,7 @@ Op parse_op(const std::string& text);                // throws InputError on an 
 Algorithm parse_algorithm(const std::string& text);  // throws InputError on an unknown name
 std::string to_string(Op op);
 std::string to_string(Algorithm algorithm);
+std::string to_string(Protocol protocol);
 
 // nccl-tests' bus bandwidth factor for an op on n ranks: allreduce 2(n-1)/n, reduce-scatter and
 // all-gather (n-1)/n, broadcast 1.

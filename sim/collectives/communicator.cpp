@@ -43,12 +43,19 @@ void PendingCollective::wait() {
 
 Communicator::Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
                            CollectiveOptions options)
-    : options_(options),
+    : spec_(spec),
+      options_(options),
+      topology_(summarize_topology(spec)),
       hosts_(platform.gpus),
+      nvswitches_(platform.nvswitches),
       gpus_per_node_(platform.gpus_per_node),
       nodes_(platform.nodes),
       instances_(platform.gpus.size()),
       polled_rings_(platform.gpus.size()) {
+  if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
+    nvls_port_factor_ = spec.nvswitch->port.achieved_Bps() /
+                        (spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency);
+  tree_channels_ = options_.tree_channels > 0 ? options_.tree_channels : std::max(1, spec.rails());
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
   const auto orders = multi_ring_orders(spec, channels);
   for (const auto& order : orders) rings_.push_back(make_ring({order}));
@@ -72,18 +79,40 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
   RingLinks links;
   links.next.assign(hosts_.size(), -1);
   links.next_latency_s.assign(hosts_.size(), 0);
+  links.next_kind.assign(hosts_.size(), HopKind::nvlink);
+  links.ring_of.assign(hosts_.size(), 0);
   for (const auto& ring : rings) {
+    RingLatencies latencies;
     for (size_t i = 0; i < ring.size(); ++i) {
       int from = ring[i], to = ring[(i + 1) % ring.size()];
       links.next[size_t(from)] = to;
+      links.ring_of[size_t(from)] = static_cast<int>(links.ring_latency.size());
       if (from == to) continue;
-      std::vector<sg4::Link*> route;
-      double latency = 0;
-      hosts_[size_t(from)]->route_to(hosts_[size_t(to)], route, &latency);
-      links.next_latency_s[size_t(from)] = latency;
+      links.next_latency_s[size_t(from)] = route_latency_s(from, to);
+      links.next_kind[size_t(from)] = hop_kind(from, to);
+      ++latencies.count[static_cast<int>(links.next_kind[size_t(from)])];
+      latencies.sum_s[static_cast<int>(links.next_kind[size_t(from)])] += links.next_latency_s[size_t(from)];
     }
+    links.ring_latency.push_back(latencies);
   }
   return links;
+}
+
+double Communicator::route_latency_s(int a, int b) const {
+  std::vector<sg4::Link*> route;
+  double latency = 0;
+  hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &latency);
+  return latency;
+}
+
+// NCCL's latency tables distinguish NVLink, PCIe and network hops.
+HopKind Communicator::hop_kind(int a, int b) const {
+  if (a / gpus_per_node_ != b / gpus_per_node_) return HopKind::net;
+  return topology_.intra_hop;
+}
+
+std::string Communicator::choices_made() const {
+  return fmt::format("{}", fmt::join(choices_, "+"));
 }
 
 void Communicator::check_call(int rank, double bytes) const {
@@ -93,8 +122,12 @@ void Communicator::check_call(int rank, double bytes) const {
 }
 
 std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {
-  auto joined =
-      instances_.join(rank, [&] { return std::make_shared<CollectiveInstance>(op, bytes, mailbox_slots_); });
+  auto joined = instances_.join(rank, [&] {
+    // The same choice on every rank: a pure function of the size (NCCL's tuner is too).
+    const Choice choice = choose(topology_, options_, op, bytes);
+    choices_.insert(describe(choice));
+    return std::make_shared<CollectiveInstance>(op, bytes, choice, mailbox_slots_);
+  });
   const auto& instance = joined.object;
   if (instance->op != op || instance->bytes != bytes)
     throw std::logic_error(
@@ -119,39 +152,47 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
   const double now = sg4::Engine::get_clock();
   if (size() == 1) return std::make_shared<PendingCollective>(0, now);
   auto instance = instance_for(rank, op, bytes);
-  std::vector<PartBody> bodies = part_bodies(rank, op, bytes);
+  std::vector<PartBody> bodies = part_bodies(rank, op, bytes, instance->choice);
   auto pending =
       std::make_shared<PendingCollective>(static_cast<int>(bodies.size()), now, instance->all_started_at);
+  pending->set_choice(describe(instance->choice));
   for (auto& body : bodies)
     sg4::Actor::create("coll", hosts_[size_t(rank)], [this, instance, rank, pending, body] {
       PartContext ctx{*instance, hosts_, options_, rank};
+      // The protocol's base latency, once per collective (the parts wait it side by side).
+      if (instance->costs.base_latency_s > 0) sg4::this_actor::sleep_for(instance->costs.base_latency_s);
       body(ctx);
       pending->part_done();
     });
   return pending;
 }
 
-std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, double bytes) {
+std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, double bytes,
+                                                              const Choice& choice) {
   switch (op) {
     case Op::reduce_scatter:
     case Op::all_gather:
-      if (options_.algorithm != Algorithm::ring)
+      if (choice.algorithm != Algorithm::ring)
         throw InputError(fmt::format("{} is implemented with the ring algorithm only", to_string(op)));
       return ring_bodies(bytes, op == Op::reduce_scatter, op == Op::all_gather);
     case Op::broadcast:
-      if (options_.algorithm != Algorithm::ring)
+      if (choice.algorithm != Algorithm::ring)
         throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
       return {broadcast_body(rank, bytes)};
     case Op::allreduce:
       break;
   }
-  switch (options_.algorithm) {
+  switch (choice.algorithm) {
     case Algorithm::ring:
       return ring_bodies(bytes, true, true);
     case Algorithm::tree:
       return tree_bodies(bytes);
     case Algorithm::hierarchical:
       return {hierarchical_body(bytes)};
+    case Algorithm::nvls:
+      return {nvls_body(rank, bytes)};
+    case Algorithm::automatic:
+      break;  // resolved by choose()
   }
   throw std::logic_error("unhandled collective algorithm");
 }
@@ -166,13 +207,12 @@ std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool
     const RingLinks& ring = rings_[k];
     const int channel = kFirstRingChannel + static_cast<int>(k);
     bodies.push_back([&ring, channel, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
-      const int next = ring.next[size_t(ctx.rank)];
-      const double latency = ring.next_latency_s[size_t(ctx.rank)];
+      const RingHop hop = ring.hop(ctx.rank);
       Inbox inbox;
       const int phases = (reduce_scatter ? 1 : 0) + (all_gather ? 1 : 0);
       post_receives(ctx, channel, phases * ring_phase_messages(ctx.options, p), inbox);
-      if (reduce_scatter) run_ring_phase(ctx, next, latency, p, share, channel, true, inbox);
-      if (all_gather) run_ring_phase(ctx, next, latency, p, share, channel, false, inbox);
+      if (reduce_scatter) run_ring_phase(ctx, hop, 0, p, share, channel, true, inbox);
+      if (all_gather) run_ring_phase(ctx, hop, 0, p, share, channel, false, inbox);
     });
   }
   return bodies;
@@ -187,18 +227,52 @@ Communicator::PartBody Communicator::broadcast_body(int rank, double bytes) cons
   };
 }
 
-// Two trees, each reducing then broadcasting half of the buffer: four parts per rank.
+// NCCL's trees, two per channel, each reducing then broadcasting 1/(2 x channels) of the buffer:
+// four parts per rank and channel.
 std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
-  if (trees_.empty()) trees_ = build_double_binary_tree(flat_order_);
+  if (trees_.empty()) {
+    trees_ = build_nccl_trees(spec_, tree_channels_);
+    for (auto& tree : trees_) {
+      tree.up_kind.assign(hosts_.size(), HopKind::nvlink);
+      tree.up_latency_s.assign(hosts_.size(), 0);
+      for (int r = 0; r < size(); ++r)
+        if (const int parent = tree.parent[size_t(r)]; parent >= 0) {
+          tree.up_kind[size_t(r)] = hop_kind(r, parent);
+          tree.up_latency_s[size_t(r)] = route_latency_s(r, parent);
+        }
+    }
+  }
   const auto& trees = trees_;
+  const double share = bytes / static_cast<double>(trees.size());
   std::vector<PartBody> bodies;
-  for (int t = 0; t < 2; ++t) {
+  for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     bodies.push_back(
-        [&trees, t, bytes](const PartContext& ctx) { run_tree_reduce(ctx, trees[t], t, bytes / 2); });
+        [&trees, t, share](const PartContext& ctx) { run_tree_reduce(ctx, trees[size_t(t)], t, share); });
     bodies.push_back(
-        [&trees, t, bytes](const PartContext& ctx) { run_tree_broadcast(ctx, trees[t], t, bytes / 2); });
+        [&trees, t, share](const PartContext& ctx) { run_tree_broadcast(ctx, trees[size_t(t)], t, share); });
   }
   return bodies;
+}
+
+// NVLink SHARP on one node: the rank pushes its buffer into the switch and gets the reduced buffer
+// back, S (1 + 1/n) each way (transports.cpp), at the port's NVLS rate: the flows carry the bytes
+// inflated by port achieved / NVLS rate. NVLS latency (NCCL's 25 us) once.
+Communicator::PartBody Communicator::nvls_body(int rank, double bytes) const {
+  auto* gpu = hosts_[size_t(rank)];
+  auto* nvswitch = nvswitches_.at(size_t(rank / gpus_per_node_));
+  const double n = gpus_per_node_;
+  const double wire = bytes * (1 + 1 / n) * nvls_port_factor_;
+  return [gpu, nvswitch, wire](const PartContext& ctx) {
+    std::vector<sg4::Link*> route;
+    double latency = 0;
+    gpu->route_to(nvswitch, route, &latency);
+    const double floor = ctx.instance.costs.hop_latency(HopKind::nvlink) - latency;
+    if (floor > 0) sg4::this_actor::sleep_for(floor);
+    auto up = sg4::Comm::sendto_async(gpu, nvswitch, static_cast<uint64_t>(std::llround(wire)));
+    auto down = sg4::Comm::sendto_async(nvswitch, gpu, static_cast<uint64_t>(std::llround(wire)));
+    up->wait();
+    down->wait();
+  };
 }
 
 // Reduce-scatter inside the node, allreduce of 1/G of the buffer across nodes on this GPU's rail,
@@ -208,19 +282,16 @@ Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
   const auto& inter = inter_;
   const int g = gpus_per_node_, n = nodes_;
   return [&intra, &inter, bytes, g, n](const PartContext& ctx) {
-    const size_t r = size_t(ctx.rank);
     Inbox intra_inbox, inter_inbox;
     post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
     post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
     const double share = bytes / g / n;
-    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, true,
-                   intra_inbox);
-    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, true,
-                   inter_inbox);
-    run_ring_phase(ctx, inter.next[r], inter.next_latency_s[r], n, share, kInterRingChannel, false,
-                   inter_inbox);
-    run_ring_phase(ctx, intra.next[r], intra.next_latency_s[r], g, bytes / g, kRingChannel, false,
-                   intra_inbox);
+    // Ring ids: the intra-node ring is its node's, the inter-node ring its local GPU index's.
+    const int node = ctx.rank / g, local = ctx.rank % g;
+    run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, true, intra_inbox);
+    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, true, inter_inbox);
+    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, false, inter_inbox);
+    run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, false, intra_inbox);
   };
 }
 

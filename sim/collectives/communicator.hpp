@@ -14,6 +14,7 @@
 #include "collectives/collective_instance.hpp"
 #include "collectives/collective_types.hpp"
 #include "collectives/double_binary_tree.hpp"
+#include "collectives/nccl_model.hpp"
 #include "collectives/polled_ring.hpp"
 #include "platform/platform_builder.hpp"
 #include "platform/platform_spec.hpp"
@@ -24,6 +25,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace dasim::collectives {
@@ -39,6 +42,9 @@ class PendingCollective {
   // When every rank had started it, so it could run: [all_started_at, finished_at] is the time it
   // was active (known once it has finished).
   double all_started_at() const { return all_started_at_ ? *all_started_at_ : started_at_; }
+  // The algorithm/protocol it runs ("ring/simple"); empty on a single rank.
+  const std::string& choice() const { return choice_; }
+  void set_choice(std::string choice) { choice_ = std::move(choice); }
 
   void part_done();  // called by this rank's helper actors
 
@@ -48,6 +54,7 @@ class PendingCollective {
   double started_at_;
   double finished_at_ = -1;
   std::shared_ptr<const double> all_started_at_;
+  std::string choice_;
   simgrid::s4u::SemaphorePtr done_;
 };
 using PendingCollectivePtr = std::shared_ptr<PendingCollective>;
@@ -60,6 +67,9 @@ class Communicator {
 
   int size() const { return static_cast<int>(hosts_.size()); }
   const CollectiveOptions& options() const { return options_; }
+  // The algorithm/protocol pairs the collectives started so far ran, sorted and "+"-joined
+  // ("ring/simple+tree/ll"): what `auto` resolved to.
+  std::string choices_made() const;
 
   // Starts `rank`'s part of a collective over all ranks (bytes: the full buffer, as nccl-tests
   // counts it). Must be called from an actor; returns immediately.
@@ -68,33 +78,49 @@ class Communicator {
   // object for the k-th call of every rank (SPMD), which the rank then drives itself.
   std::shared_ptr<PolledRing> join_polled_ring(int rank, double bytes);
 
-  // Ring neighbours: next rank and the latency of the route to it, per ring kind.
+  // Ring neighbours: next rank, the latency of the route to it and what it crosses, per ring kind.
   struct RingLinks {
     std::vector<int> next;
     std::vector<double> next_latency_s;
+    std::vector<HopKind> next_kind;
+    std::vector<int> ring_of;                 // per rank: which of the rings it belongs to
+    std::vector<RingLatencies> ring_latency;  // per ring
+    RingHop hop(int rank) const {
+      return {next[size_t(rank)], next_latency_s[size_t(rank)], next_kind[size_t(rank)],
+              &ring_latency[size_t(ring_of[size_t(rank)])]};
+    }
   };
 
  private:
   // What one rank does for one collective, each part in a helper actor of its own.
   using PartBody = std::function<void(const PartContext&)>;
-  std::vector<PartBody> part_bodies(int rank, Op op, double bytes);
+  std::vector<PartBody> part_bodies(int rank, Op op, double bytes, const Choice& choice);
   std::vector<PartBody> ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const;
   PartBody broadcast_body(int rank, double bytes) const;
   std::vector<PartBody> tree_bodies(double bytes);
   PartBody hierarchical_body(double bytes) const;
+  PartBody nvls_body(int rank, double bytes) const;
+  HopKind hop_kind(int a, int b) const;
+  double route_latency_s(int a, int b) const;
 
   void check_call(int rank, double bytes) const;  // a rank of this communicator, bytes > 0
   std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);
   RingLinks make_ring(const std::vector<std::vector<int>>& rings) const;
 
+  platform::PlatformSpec spec_;
   CollectiveOptions options_;
+  TopologySummary topology_;  // what NCCL's tuner looks at (auto)
   std::vector<simgrid::s4u::Host*> hosts_;
+  std::vector<simgrid::s4u::Host*> nvswitches_;  // per node, for NVLS
+  double nvls_port_factor_ = 1;  // port achieved rate / NVLS rate: NVLS bytes are inflated by it
+  int tree_channels_ = 1;
+  std::set<std::string> choices_;
   int gpus_per_node_ = 1;
   int nodes_ = 1;
   std::vector<RingLinks> rings_;  // the flat ring's channels
   RingLinks intra_, inter_;
   std::vector<int> flat_order_;
-  std::vector<BinaryTree> trees_;  // built on first tree allreduce
+  std::vector<BinaryTree> trees_;  // 2 per tree channel, built on the first tree allreduce
   CallMatcher<CollectiveInstance> instances_;
   CallMatcher<PolledRing> polled_rings_;
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();

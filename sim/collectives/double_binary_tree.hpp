@@ -1,11 +1,22 @@
-// NCCL 2.4-style double binary tree: two in-order binary trees over the ranks, the second built
-// on the ranks shifted by one so that (for even P) every leaf of one tree is an inner node of the
-// other. Each tree reduces, then broadcasts, half of the buffer, pipelined in chunks; the two
-// trees run at once. Small-message latency grows with log2(P), not P.
+// NCCL's trees (src/graph/trees.cc and connect.cc): inside each node the ranks form a chain; across
+// nodes a double binary tree over the nodes connects the chains' heads. Tree 0 is a binary tree
+// over the node indices in which alternate nodes are leaves (its root is node 0); tree 1 mirrors it
+// (node i -> nodes-1-i) when the node count is even and shifts it by one node when it is odd, so a
+// node is an inner node of at most one of the two. Each tree reduces, then broadcasts, half of the
+// buffer, pipelined in chunks; the two trees run at once.
+//
+//   node tree:   n0 ── n4 ──┐            a node:  head ─ g1 ─ g2 ─ ... ─ g7   (chain, NVLink/PCIe)
+//                     /  \   n6                    │
+//                   n2    n5                       └─ parent node's head, child nodes' heads (NIC)
+//
+// Channels: NCCL runs several trees side by side, each channel's chains starting at a different
+// GPU of the node so that the heads, which carry the inter-node edges, spread over the NICs.
 #pragma once
 
 #include "collectives/collective_instance.hpp"
+#include "platform/platform_spec.hpp"
 
+#include <array>
 #include <vector>
 
 namespace dasim::collectives {
@@ -14,16 +25,24 @@ struct BinaryTree {
   std::vector<int> parent;                 // -1 for the root
   std::vector<std::vector<int>> children;  // indexed by rank
   int depth = 0;
+  // Per rank, the edge to its parent: what it crosses and the route's latency (set by the
+  // Communicator from the built platform).
+  std::vector<HopKind> up_kind;
+  std::vector<double> up_latency_s;
 };
 
-// In-order balanced binary tree over `order` (a permutation of the ranks).
-BinaryTree build_in_order_tree(const std::vector<int>& order);
+// The two node-level trees of NCCL's double binary tree over `nodes` nodes (parent and children
+// per node).
+std::array<BinaryTree, 2> node_double_tree(int nodes);
 
-// The two trees for ranks in `order`.
-std::vector<BinaryTree> build_double_binary_tree(const std::vector<int>& order);
+// The 2 x `channels` rank-level trees NCCL builds on the platform: trees 2c and 2c + 1 of channel c
+// (chains rotated to start at GPU cycle[c x g / channels], cycle = the best intra-node ring).
+std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels);
 
 // Reduce sweep (leaves to root) and broadcast sweep (root to leaves) of `bytes` on one tree for
-// ctx.rank; run in two actors so the sweeps pipeline as in NCCL.
+// ctx.rank; run in two actors so the sweeps pipeline as in NCCL. Each sweep's first chunk waits
+// at least the protocol's hop latency per edge, and the bytes on the wire are chunk / the
+// protocol's bandwidth factor.
 void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 

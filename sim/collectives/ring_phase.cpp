@@ -24,37 +24,55 @@ int ring_phase_messages(const CollectiveOptions& options, int ring_size) {
   return options.granularity == Granularity::coarse ? 1 : ring_size - 1;
 }
 
-void run_ring_phase(const PartContext& ctx, int next, double next_latency_s, int ring_size,
-                    double share_bytes, int channel, bool reduce, Inbox& inbox) {
+double RingLatencies::step_latency_sum(const ProtocolCosts& costs) const {
+  double total = 0;
+  for (HopKind kind : {HopKind::nvlink, HopKind::pci, HopKind::net}) {
+    const int k = static_cast<int>(kind);
+    total += std::max(sum_s[k], count[k] * costs.hop_latency(kind));
+  }
+  return total;
+}
+
+void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
+                    int channel, bool reduce, Inbox& inbox) {
   if (ring_size <= 1) return;
   const int steps = ring_size - 1;
   const double reduce_s = reduce ? reduction_time_s(ctx.options, share_bytes) : 0;
+  const auto& costs = ctx.instance.costs;
+  const double wire_share = share_bytes / costs.bandwidth_factor;
+  const double step_latency = std::max(hop.latency_s, costs.hop_latency(hop.kind));
   if (ctx.options.granularity == Granularity::coarse) {
     // One flow carries all steps' bytes: the bandwidth term (n-1)/n x S / B is exact and the flow
-    // pays one route latency; the other n-2 step latencies (and reductions) are added as a delay.
-    auto sent = ctx.send_async(next, channel, steps * share_bytes);
+    // pays one route latency; the other steps' latencies (and reductions) are added as a delay,
+    // once every flow of the ring's phase is done.
+    auto sent = ctx.send_async(hop.next, channel, steps * wire_share);
     inbox.front()->wait();
     inbox.pop_front();
     sent->wait();
-    double delay = (steps - 1) * next_latency_s + steps * reduce_s;
+    ctx.instance.phase_end(channel, reduce ? 0 : 1, ring, ring_size)->wait();
+    // The last data a rank receives has come round every hop but its own outgoing one; its flow
+    // has paid one route latency.
+    const double ring_latency = hop.ring ? hop.ring->step_latency_sum(costs) : ring_size * step_latency;
+    double delay = ring_latency - step_latency - hop.latency_s + steps * reduce_s;
     if (delay > 0) sg4::this_actor::sleep_for(delay);
     return;
   }
   // Fine-grained: each step forwards one share to the next rank once the previous rank's share
   // of the step before has arrived (and been reduced).
+  const double extra_latency = step_latency - hop.latency_s;
   for (int s = 0; s < steps; ++s) {
-    auto sent = ctx.send_async(next, channel, share_bytes);
+    auto sent = ctx.send_async(hop.next, channel, wire_share);
     inbox.front()->wait();
     inbox.pop_front();
     sent->wait();
-    if (reduce_s > 0) sg4::this_actor::sleep_for(reduce_s);
+    if (extra_latency + reduce_s > 0) sg4::this_actor::sleep_for(extra_latency + reduce_s);
   }
 }
 
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes) {
   const int chunks = std::clamp(static_cast<int>(std::ceil(bytes / ctx.options.tree_chunk_bytes)), 1,
                                 ctx.options.tree_max_chunks);
-  const double chunk = bytes / chunks;
+  const double chunk = bytes / chunks / ctx.instance.costs.bandwidth_factor;
   std::vector<sg4::CommPtr> incoming;  // pre-posted, so the upstream rank never waits for us
   if (!is_root)
     for (int c = 0; c < chunks; ++c) incoming.push_back(ctx.receive_async(kRingChannel));

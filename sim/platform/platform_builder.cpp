@@ -93,6 +93,15 @@ std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZon
     hosts.push_back(host);
     built.gpus[static_cast<size_t>(n * spec.gpus_per_node + g)] = host;
   }
+  // With NVLS, the NVSwitch as an endpoint reached through each GPU's port alone: where it reduces.
+  if (spec.nvswitch && spec.nvswitch->nvls_efficiency && spec.gpus_per_node > 1) {
+    auto* nvswitch = zone->create_host(fmt::format("n{}-nvswitch", n), 1.0);
+    nvswitch->seal();
+    built.nvswitches[static_cast<size_t>(n)] = nvswitch;
+    for (int a = 0; a < spec.gpus_per_node; ++a)
+      zone->add_route(hosts[a]->get_netpoint(), nvswitch->get_netpoint(), nullptr, nullptr,
+                      links.route({gpu_to_gpu_route(spec, a, (a + 1) % spec.gpus_per_node).front()}), true);
+  }
   auto* gateway = zone->create_router(fmt::format("n{}-gw", n));
   for (int a = 0; a < spec.gpus_per_node; ++a) {
     for (int b = a + 1; b < spec.gpus_per_node; ++b)
@@ -143,6 +152,8 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
   built.nodes = spec.nodes;
   built.gpus_per_node = spec.gpus_per_node;
   built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
+  if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
+    built.nvswitches.resize(static_cast<size_t>(spec.nodes));
   sg4::ClusterCallbacks callbacks(
       [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) {
         return build_node(spec, fabric, node_id, built);

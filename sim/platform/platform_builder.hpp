@@ -24,6 +24,8 @@ namespace dasim::platform {
 
 struct BuiltPlatform {
   std::vector<simgrid::s4u::Host*> gpus;  // rank order: node-major, rank = node * gpus_per_node + gpu
+  std::vector<simgrid::s4u::Host*>
+      nvswitches;  // per node, when its NVSwitch has NVLS (the reduction's endpoint)
   int nodes = 0;
   int gpus_per_node = 0;
 };

@@ -112,10 +112,19 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
   return entry;
 }
 
+// Defaults as NCCL on GPUs: algorithm and protocol auto. With MPI's host-progressed collectives
+// (progress host, polled, polled_rounds) there is no NCCL: one ring on the links' own figures.
 collectives::CollectiveOptions read_collective(ObjectReader c) {
+  using collectives::Algorithm;
+  using collectives::Protocol;
   collectives::CollectiveOptions options;
+  options.progress =
+      c.optional_enumeration("progress", collectives::kProgressNames).value_or(collectives::Progress::async);
+  const bool nccl = options.progress == collectives::Progress::async;
   options.algorithm = c.optional_enumeration("algorithm", collectives::kAlgorithmNames)
-                          .value_or(collectives::Algorithm::ring);
+                          .value_or(nccl ? Algorithm::automatic : Algorithm::ring);
+  options.protocol = c.optional_enumeration("protocol", collectives::kProtocolNames)
+                         .value_or(nccl ? Protocol::automatic : Protocol::links);
   options.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
                             .value_or(collectives::Granularity::coarse);
   options.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
@@ -123,11 +132,17 @@ collectives::CollectiveOptions read_collective(ObjectReader c) {
     if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
     options.ring_channels = static_cast<int>(*channels);
   }
-  options.progress =
-      c.optional_enumeration("progress", collectives::kProgressNames).value_or(collectives::Progress::async);
+  if (auto channels = c.optional_positive_integer("tree_channels")) {
+    if (*channels > 64)
+      c.fail("tree_channels", fmt::format("expected 1..64 double trees, got {}", *channels));
+    options.tree_channels = static_cast<int>(*channels);
+  }
+  if (options.algorithm == Algorithm::nvls &&
+      (options.protocol == Protocol::ll || options.protocol == Protocol::ll128))
+    c.fail("protocol", "nvls runs the Simple protocol only: expected \"simple\" or \"auto\"");
   // polled-rounds replays one ring allreduce of MPI point-to-point rounds (collectives/polled_ring.hpp).
   if (options.progress == collectives::Progress::polled_rounds &&
-      (options.algorithm != collectives::Algorithm::ring || options.ring_channels > 1))
+      (options.algorithm != Algorithm::ring || options.ring_channels > 1))
     c.fail("progress",
            "polled_rounds runs a single ring: expected algorithm \"ring\" and ring_channels 1 or unset");
   c.finish();
@@ -223,12 +238,32 @@ Scenario load_scenario(const std::string& file) {
     sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
   });
   if (sc.schedules.empty()) top.fail("schedules", "expected at least one schedule");
-  if (top.has("collective")) sc.collective = read_collective(top.object("collective"));
+  static const nlohmann::json kNoKeys = nlohmann::json::object();  // no section: its defaults
+  sc.collective = top.has("collective") ? read_collective(top.object("collective"))
+                                        : read_collective(ObjectReader(kNoKeys, file, "collective"));
   read_run_length(top, sc);
   if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
   if (top.has("stragglers")) sc.slowdown_by_rank = read_stragglers(top);
   if (top.has("sweep")) sc.sweep = read_sweep(top.object("sweep"));
   top.finish();
+  // An algorithm the platform cannot run is the scenario's mistake: say so before simulating.
+  if (sc.collective.algorithm == collectives::Algorithm::nvls)
+    for (size_t i = 0; i < sc.platforms.size(); ++i) {
+      const auto& spec = sc.platforms[i].spec;
+      if (!spec.nvswitch || !spec.nvswitch->nvls_efficiency)
+        throw InputError(
+            file, "collective.algorithm",
+            fmt::format("nvls needs an NVSwitch with NVLink SHARP (node.nvswitch.nvls), which platform "
+                        "{} ({}) does not declare",
+                        spec.name, spec.file));
+      for (int nodes : sc.platforms[i].nodes)
+        if (nodes > 1)
+          throw InputError(
+              file, fmt::format("platforms[{}].nodes", i),
+              fmt::format("nvls runs on one node (NVLS across nodes needs IB SHARP, which dasim does "
+                          "not model), got {} nodes",
+                          nodes));
+    }
   return sc;
 }
 

@@ -6,13 +6,34 @@ flat="$SRC/platforms/flat-100gbe-64.json"
 
 # 8 single-GPU nodes on one non-blocking 100 Gb/s switch: P = 8 ranks, B = 100e9 / 8 = 12.5e9 B/s per
 # direction, alpha = 1 us (sending NIC) + 0 + 0 + 1 us (receiving NIC) = 2 us per ring step (the
-# preset's description spells out the route). Rows: 1 MiB, 32 MiB, 1 GiB.
+# preset's description spells out the route). Rows: 1 MiB, 32 MiB, 1 GiB. --protocol links: the links'
+# own figures, no NCCL protocol model (checked below).
 expect_ok "ring sweep on 8 nodes" "$BIN/dasim" collective --platform "$flat" --nodes 8 --op allreduce --algo ring \
-  --min-bytes 1048576 --max-bytes 1073741824 --factor 32 --format csv --quiet
+  --protocol links --min-bytes 1048576 --max-bytes 1073741824 --factor 32 --format csv --quiet
 cp "$WORK/stdout" "$WORK/sweep.csv"
 
 header=$(head -n 1 "$WORK/sweep.csv")
-[ "$header" = "size_bytes,time_us,algbw_GBps,busbw_GBps" ] || fail "csv header is \"$header\""
+[ "$header" = "size_bytes,time_us,algbw_GBps,busbw_GBps,algorithm" ] || fail "csv header is \"$header\""
+grep -q ",ring/links$" "$WORK/sweep.csv" || fail "rows do not say ring/links ran: $(cat "$WORK/sweep.csv")"
+
+# NCCL's LL protocol on the same ring: half the bandwidth (8 data bytes per 16-byte line) and every
+# step at least NCCL's 2.7 us network hop latency for ring/LL (above the route's 2 us), plus the
+# 6.6 us base latency once: 1 MiB takes 2(P-1)/P x S/(0.5 B) + 2(P-1) x 2.7 us + 6.6 us.
+expect_ok "ring LL on 8 nodes" "$BIN/dasim" collective --platform "$flat" --nodes 8 --algo ring --protocol ll \
+  --min-bytes 1048576 --max-bytes 1048576 --format csv --quiet
+awk -F, '$1 == 1048576 { P = 8; S = 1048576; B = 12.5e9
+  expected_us = (2 * (P - 1) / P * S / (0.5 * B) + 2 * (P - 1) * 2.7e-6 + 6.6e-6) * 1e6
+  err = ($2 - expected_us) / expected_us; if (err < 0) err = -err
+  if (err > 0.01) { printf "FAIL: ring/ll 1 MiB %s us, closed form %.3f us\n", $2, expected_us; exit 1 }
+  printf "ok: ring/ll 1 MiB %s us (closed form %.3f us)\n", $2, expected_us }' "$WORK/stdout" >&2 || fail "ring/ll closed form"
+
+# auto on 8 nodes: tree/LL below the crossover derived in tests/collectives/nccl_model_test.cpp
+# (25.5 KB), ring above it, ring/simple for large sizes.
+expect_ok "auto sweep" "$BIN/dasim" collective --platform "$flat" --nodes 8 --min-bytes 16384 --max-bytes 1073741824 \
+  --factor 2 --format csv --quiet
+grep -q "^16384,.*,tree/ll$" "$WORK/stdout" || fail "auto at 16 KiB is not tree/ll: $(grep '^16384,' "$WORK/stdout")"
+grep -q "^32768,.*,ring/ll$" "$WORK/stdout" || fail "auto at 32 KiB is not ring/ll: $(grep '^32768,' "$WORK/stdout")"
+grep -q "^1073741824,.*,ring/simple$" "$WORK/stdout" || fail "auto at 1 GiB is not ring/simple"
 
 # Large messages: the ring is bandwidth bound, so busbw (nccl-tests: algbw x 2(P-1)/P) is the link
 # bandwidth, 12.5 GB/s, to within 2%.
@@ -34,7 +55,10 @@ awk -F, -v name="1 MiB time" '
   fail "1 MiB closed-form check"
 
 run8() { "$BIN/dasim" collective --platform "$flat" --nodes 8 --quiet "$@"; }
-expect_bad_input "unknown --algo" "unknown collective algorithm \"ring2\"" run8 --algo ring2
+expect_bad_input "unknown --algo" "--algo: ring2 not in {ring,tree,hierarchical,nvls,auto}" run8 --algo ring2
+expect_bad_input "unknown --protocol" "--protocol: ll64 not in {simple,ll128,ll,auto,links}" run8 --protocol ll64
+expect_bad_input "nvls on a switch without it" "--algo nvls: flat-100gbe-64 (8 nodes) has no NVSwitch with NVLink SHARP" run8 --algo nvls
+expect_bad_input "--ring-channels 65" "--ring-channels" run8 --ring-channels 65
 expect_bad_input "unknown --op" "unknown collective operation \"allgather\"" run8 --op allgather
 expect_bad_input "--min-bytes 0" "--min-bytes" run8 --min-bytes 0
 expect_bad_input "--min-bytes -5" "--min-bytes" run8 --min-bytes -5

@@ -79,7 +79,7 @@ done
 # compare with alpha + bytes / beta of that call's link in summary.json (dasim fit-links' fit, or
 # the through-origin fallback when noise hid the size dependence around the message).
 read -r alpha beta < <($PY -c "import json,sys; f=json.load(open(sys.argv[1]))['links']['2 ranks, iallreduce-in-place']; print(f['alpha_s'], f['beta_Bps'])" "$OUT/summary.json")
-simulated_us=$("$BIN_DIR/dasim" collective --platform "$OUT/localhost-shm-2-iallreduce-in-place.json" --algo ring \
+simulated_us=$("$BIN_DIR/dasim" collective --platform "$OUT/localhost-shm-2-iallreduce-in-place.json" --algo ring --protocol links \
   --min-bytes 1M --max-bytes 1M --format csv --quiet | awk -F, 'NR == 2 { print $2 }')
 $PY -c "
 import sys

@@ -1,0 +1,186 @@
+#include "collectives/nccl_model.hpp"
+
+#include "collectives/ring_order.hpp"
+#include "common/errors.hpp"
+#include "platform/node_routes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dasim::collectives {
+namespace {
+
+constexpr double us = 1e-6;
+
+// NCCL v2.30.7 ncclTunerConstantsDefaults, indexed by protocol as NCCL orders them: LL, LL128, Simple.
+constexpr int proto_index(Protocol p) {
+  return p == Protocol::ll ? 0 : p == Protocol::ll128 ? 1 : 2;
+}
+constexpr double kBaseLatency[2][3] = {{6.8, 14.0, 8.4},   // tree
+                                       {6.6, 14.0, 8.4}};  // ring (and hierarchical's rings)
+// hwLatencies[NVLINK | PCI | NET][tree | ring][LL, LL128, Simple]
+constexpr double kHopLatency[3][2][3] = {{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},
+                                         {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},
+                                         {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}}};
+constexpr double kNvlsHopLatency = 25.0;  // hwLatencies[NVLINK][NVLS][Simple]; base latency 0
+
+// Fraction of the achieved rate: ring LL 8 of 16 bytes, LL128 0.92 (NCCL's 120/128 with margin);
+// tree 0.92 for every protocol, then LL / 3.8 and LL128 x 120/128 (tuning.cc).
+double bandwidth_factor(Algorithm a, Protocol p) {
+  if (a == Algorithm::tree)
+    return p == Protocol::ll ? 0.92 / 3.8 : p == Protocol::ll128 ? 0.92 * 120 / 128 : 0.92;
+  return p == Protocol::ll ? 0.5 : p == Protocol::ll128 ? 0.92 : 1.0;
+}
+
+double hop_latency(HopKind kind, Algorithm a, Protocol p) {
+  if (a == Algorithm::nvls) return kNvlsHopLatency * us;
+  return kHopLatency[static_cast<int>(kind)][a == Algorithm::tree ? 0 : 1][proto_index(p)] * us;
+}
+
+// Bus bandwidth the algorithm reaches at large sizes before the protocol's factor (nccl-tests'
+// meaning: busbw = 2(n-1)/n x S / t for an allreduce).
+double algorithm_busbw_Bps(const TopologySummary& t, Algorithm a) {
+  if (a == Algorithm::nvls) {
+    // Every port moves S(1 + 1/n) each way (transports.cpp): busbw = 2(n-1)/(n+1) x the port.
+    const double n = t.ranks;
+    return 2 * (n - 1) / (n + 1) * t.nvls_port_Bps;
+  }
+  if (t.nodes == 1) return t.ring_intra_Bps;
+  // A tree on two nodes sends each node's data across once instead of twice (NCCL issue 209).
+  const double network = a == Algorithm::tree && t.nodes == 2 ? 2 * t.node_nic_Bps : t.node_nic_Bps;
+  return std::min(t.ring_intra_Bps, network);
+}
+
+double algorithm_latency_s(const TopologySummary& t, Op op, Algorithm a, Protocol p) {
+  if (a == Algorithm::nvls) return hop_latency(HopKind::nvlink, a, p);
+  const Algorithm table = a == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
+  const double base = kBaseLatency[table == Algorithm::tree ? 0 : 1][proto_index(p)] * us;
+  const double intra = hop_latency(t.intra_hop, table, p), net = hop_latency(HopKind::net, table, p);
+  if (a == Algorithm::tree)
+    return base + 2 * ((t.gpus_per_node - 1) * intra + std::log2(std::max(1, t.nodes)) * net);
+  // Ring: 2(n-1) steps for an allreduce (n-1 for reduce-scatter and all-gather, n for a broadcast),
+  // 2(nodes-1) (or nodes-1) of them across the network.
+  const int n = t.ranks;
+  const int steps = op == Op::allreduce ? 2 * (n - 1) : op == Op::broadcast ? n : n - 1;
+  const int net_steps = t.nodes == 1 ? 0 : op == Op::allreduce ? 2 * (t.nodes - 1) : t.nodes - 1;
+  return base + (steps - net_steps) * intra + net_steps * net;
+}
+
+}  // namespace
+
+ProtocolCosts protocol_costs(Algorithm algorithm, Protocol protocol) {
+  ProtocolCosts costs;
+  if (protocol == Protocol::links || protocol == Protocol::automatic) return costs;
+  const Algorithm table = algorithm == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
+  costs.bandwidth_factor = algorithm == Algorithm::nvls ? 1.0 : bandwidth_factor(table, protocol);
+  costs.base_latency_s = algorithm == Algorithm::nvls
+                             ? 0.0
+                             : kBaseLatency[table == Algorithm::tree ? 0 : 1][proto_index(protocol)] * us;
+  for (HopKind kind : {HopKind::nvlink, HopKind::pci, HopKind::net})
+    costs.hop_latency_s[static_cast<int>(kind)] =
+        hop_latency(kind, algorithm == Algorithm::nvls ? algorithm : table, protocol);
+  return costs;
+}
+
+TopologySummary summarize_topology(const platform::PlatformSpec& spec) {
+  TopologySummary t;
+  t.ranks = spec.total_gpus();
+  t.nodes = spec.nodes;
+  t.gpus_per_node = spec.gpus_per_node;
+  const int g = spec.gpus_per_node;
+  t.ring_intra_Bps = std::numeric_limits<double>::infinity();
+  if (g > 1) {
+    const auto route = platform::gpu_to_gpu_route(spec, 0, 1);
+    const auto cls = route.front().cls;
+    t.intra_hop = cls == platform::LinkClass::nvswitch_port || cls == platform::LinkClass::nvlink
+                      ? HopKind::nvlink
+                      : HopKind::pci;
+    const auto cycle = best_intra_node_cycle(spec);
+    for (int i = 0; i < g; ++i) {
+      const int a = cycle[size_t(i)], b = cycle[size_t((i + 1) % g)];
+      t.ring_intra_Bps =
+          std::min(t.ring_intra_Bps,
+                   platform::route_figures(spec, platform::gpu_to_gpu_route(spec, a, b)).bandwidth_Bps);
+    }
+  }
+  // Each NIC at the rate its GPUs reach it through PCIe, the node no faster than its fabric link.
+  for (size_t n = 0; n < spec.nics.size(); ++n) {
+    double best = 0;
+    for (int gpu : spec.nics[n].gpus)
+      best =
+          std::max(best, platform::route_figures(spec, platform::gpu_to_nic_route(spec, gpu)).bandwidth_Bps);
+    t.node_nic_Bps += best;
+  }
+  t.node_nic_Bps = std::min(t.node_nic_Bps, spec.fabric.link.achieved_Bps() * spec.rails());
+  if (spec.fabric.topology == platform::FabricTopology::fat_tree && spec.nodes > spec.fabric.switch_radix)
+    t.node_nic_Bps /= spec.fabric.oversubscription;
+  if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
+    t.nvls_port_Bps = spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency;
+  return t;
+}
+
+bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol protocol) {
+  switch (algorithm) {
+    case Algorithm::ring:
+      return true;
+    case Algorithm::hierarchical:
+    case Algorithm::tree:
+      return op == Op::allreduce;
+    case Algorithm::nvls:
+      return op == Op::allreduce && t.nodes == 1 && t.ranks > 1 && t.nvls_port_Bps > 0 &&
+             (protocol == Protocol::simple || protocol == Protocol::links);
+    case Algorithm::automatic:
+      return true;
+  }
+  return false;
+}
+
+double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
+                        Protocol protocol) {
+  const double n = t.ranks;
+  const double bus_factor = op == Op::allreduce ? 2 * (n - 1) / n : op == Op::broadcast ? 1 : (n - 1) / n;
+  const double factor =
+      protocol == Protocol::links ? 1.0 : protocol_costs(algorithm, protocol).bandwidth_factor;
+  const double latency = protocol == Protocol::links ? 0.0 : algorithm_latency_s(t, op, algorithm, protocol);
+  return latency + bus_factor * bytes / (algorithm_busbw_Bps(t, algorithm) * factor);
+}
+
+Choice choose(const TopologySummary& t, const CollectiveOptions& options, Op op, double bytes) {
+  if (options.algorithm != Algorithm::automatic && !can_run(t, op, options.algorithm, Protocol::simple))
+    throw InputError(
+        fmt::format("algorithm {} cannot run this {} here (tree: allreduce only; nvls: allreduce on "
+                    "one node of an NVSwitch with NVLS)",
+                    to_string(options.algorithm), to_string(op)));
+  std::vector<Algorithm> algorithms{options.algorithm};
+  if (options.algorithm == Algorithm::automatic) {
+    algorithms = {Algorithm::ring};
+    if (t.nodes >= 2 && op == Op::allreduce) algorithms.push_back(Algorithm::tree);
+    if (can_run(t, op, Algorithm::nvls, Protocol::simple)) algorithms.push_back(Algorithm::nvls);
+  }
+  std::vector<Protocol> protocols{options.protocol};
+  if (options.protocol == Protocol::automatic) protocols = {Protocol::ll, Protocol::ll128, Protocol::simple};
+  Choice best;
+  double best_s = std::numeric_limits<double>::infinity();
+  for (Algorithm a : algorithms)
+    for (Protocol p : protocols) {
+      if (!can_run(t, op, a, p)) continue;
+      const double s = predicted_time_s(t, op, bytes, a, p);
+      if (s < best_s) {  // strict: ties keep the earlier (ring before tree before nvls, LL first)
+        best_s = s;
+        best = {a, p};
+      }
+    }
+  if (best_s == std::numeric_limits<double>::infinity())
+    throw InputError(fmt::format("protocol {} cannot run algorithm {} (nvls runs Simple only)",
+                                 to_string(options.protocol), to_string(options.algorithm)));
+  return best;
+}
+
+std::string describe(const Choice& choice) {
+  return fmt::format("{}/{}", to_string(choice.algorithm), to_string(choice.protocol));
+}
+
+}  // namespace dasim::collectives

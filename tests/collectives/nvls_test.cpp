@@ -1,0 +1,26 @@
+// NVLink SHARP on one DGX H100: each GPU pushes S (1 + 1/8) into the switch and receives as much
+// back, at 450e9 x 0.686 per port, after NCCL's 25 us NVLS latency; so busbw = 2 x 7/8 x S / t
+// approaches 2(n-1)/(n+1) x 308.7 GB/s = 480 GB/s, the NCCL maintainers' figure for 8 H100.
+#include "collectives/collective_benchmark.hpp"
+#include "platform/platform_loader.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim::collectives;
+
+TEST(Nvls, MovesSPlusASliceEachWayThroughThePort) {
+  auto spec =
+      dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx-h100-ndr.json", 1);
+  CollectiveOptions options;
+  options.algorithm = Algorithm::nvls;
+  options.protocol = Protocol::simple;
+  const double S = 1 << 30, port = 450e9 * 0.686;
+  const auto s = run_collective_sweep(spec, options, Op::allreduce, {S})[0];
+  const double expected = 25e-6 + S * (1 + 1.0 / 8) / port;
+  EXPECT_NEAR(s.time_s, expected, 1e-3 * expected);
+  EXPECT_NEAR(s.busbw_Bps, 2.0 * 7 / 8 * S / expected, 1e-3 * s.busbw_Bps);
+  EXPECT_EQ(s.choice, "nvls/simple");
+  // The ring on the same ports: 450e9 x 0.824 at most.
+  options.algorithm = Algorithm::ring;
+  EXPECT_LT(run_collective_sweep(spec, options, Op::allreduce, {S})[0].busbw_Bps, 450e9 * 0.824);
+}
