@@ -96,6 +96,15 @@ results::ResultRow make_result_row(const RunDescription& run,
   row.compute_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::compute_s), window);
   row.comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::comm_s), window);
   row.exposed_comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::exposed_s), window);
+  for (const auto& steps : per_rank) {  // the slowest rank's
+    std::vector<double> comm, exposed;
+    for (const auto& s : steps) {
+      comm.push_back(s.comm_s);
+      exposed.push_back(s.exposed_s);
+    }
+    row.comm_max_s = std::max(row.comm_max_s, steady_mean(comm, window));
+    row.exposed_comm_max_s = std::max(row.exposed_comm_max_s, steady_mean(exposed, window));
+  }
   row.source = "measured";
   row.calibration = "measured";
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);

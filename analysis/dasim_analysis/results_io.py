@@ -16,18 +16,19 @@ from .errors import fail
 # The C++ kResultColumns (base/results/result_row.hpp), in its order; extra sweep columns may
 # follow. tests/cli/results_schema.sh checks that a `dasim run` header is exactly this list.
 RESULT_COLUMNS = [
-    "scenario", "platform", "workload", "schedule", "tau", "delay", "collective", "nodes", "gpus",
+    "scenario", "platform", "workload", "schedule", "tau", "delay", "collective", "algorithms_used", "nodes", "gpus",
     "batch_per_gpu", "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s",
-    "comm_s", "exposed_comm_s", "source", "calibration",
+    "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source", "calibration",
 ]
 INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu"]
 FLOAT_COLUMNS = [
     "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "comm_s",
-    "exposed_comm_s",
+    "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
 ]
 SCHEDULES = ["sgd", "local_sgd", "dasgd"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
-METRIC_COLUMNS = set(FLOAT_COLUMNS)
+# algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many).
+METRIC_COLUMNS = set(FLOAT_COLUMNS) | {"algorithms_used"}
 
 
 def _missing_columns_message(path, missing):
@@ -75,7 +76,7 @@ def load_results(path, extra_numeric=()):
         frame[column] = frame[column].astype(int)
     _check(path, frame, "gpus", lambda v: v >= 1, "at least 1")
     _check(path, frame, "iter_time_s", lambda v: v > 0, "a positive time")
-    for column in ["compute_s", "comm_s", "exposed_comm_s"]:
+    for column in ["compute_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s"]:
         _check(path, frame, column, lambda v: v >= 0, "a non-negative time")
     for line, value in _lines(frame, "schedule"):
         if value not in SCHEDULES:

@@ -22,7 +22,8 @@ struct ResultRow {
   std::string schedule;  // sgd | local_sgd | dasgd
   int tau = 1;
   int delay = 0;
-  std::string collective;  // ring | tree | hierarchical | mpi | nccl
+  std::string collective;  // the scenario's algorithm: auto | ring | tree | hierarchical | nvls | mpi | nccl
+  std::string algorithms_used;  // what ran, algorithm/protocol, "+"-joined (auto resolves per collective)
   int nodes = 1;
   int gpus = 1;
   int batch_per_gpu = 1;
@@ -33,8 +34,12 @@ struct ResultRow {
   double compute_s = 0;       // per iteration, mean over workers
   double comm_s = 0;          // per iteration: time communication was in flight
   double exposed_comm_s = 0;  // per iteration: time a worker waited for communication
-  std::string source;         // simulated | measured
-  std::string calibration;    // calibration file (or "datasheet:..." / "measured-profile")
+  // The slowest rank's figures (ranks of one collective can finish apart; iteration time follows
+  // the slowest): max over workers of their per-iteration comm and exposed time.
+  double comm_max_s = 0;
+  double exposed_comm_max_s = 0;
+  std::string source;       // simulated | measured
+  std::string calibration;  // calibration file (or "datasheet:..." / "measured-profile")
   // Extra columns (sweep parameters such as inter-node bandwidth); appended after the fixed ones.
   std::vector<std::pair<std::string, std::string>> extra;
 };
@@ -44,7 +49,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 19> kResultColumns{{
+inline const std::array<ResultColumn, 22> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -52,6 +57,7 @@ inline const std::array<ResultColumn, 19> kResultColumns{{
     {"tau", &ResultRow::tau},
     {"delay", &ResultRow::delay},
     {"collective", &ResultRow::collective},
+    {"algorithms_used", &ResultRow::algorithms_used},
     {"nodes", &ResultRow::nodes},
     {"gpus", &ResultRow::gpus},
     {"batch_per_gpu", &ResultRow::batch_per_gpu},
@@ -62,6 +68,8 @@ inline const std::array<ResultColumn, 19> kResultColumns{{
     {"compute_s", &ResultRow::compute_s},
     {"comm_s", &ResultRow::comm_s},
     {"exposed_comm_s", &ResultRow::exposed_comm_s},
+    {"comm_max_s", &ResultRow::comm_max_s},
+    {"exposed_comm_max_s", &ResultRow::exposed_comm_max_s},
     {"source", &ResultRow::source},
     {"calibration", &ResultRow::calibration},
 }};

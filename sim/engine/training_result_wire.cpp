@@ -17,6 +17,9 @@ std::string to_wire(const TrainingResult& r) {
                          {"compute_s", r.compute_s},
                          {"comm_s", r.comm_s},
                          {"exposed_comm_s", r.exposed_comm_s},
+                         {"comm_max_s", r.comm_max_s},
+                         {"exposed_comm_max_s", r.exposed_comm_max_s},
+                         {"algorithms_used", r.algorithms_used},
                          {"step_compute_s", r.step_compute_s},
                          {"measured_iterations", r.measured_iterations},
                          {"trace", std::move(trace)}};
@@ -30,6 +33,9 @@ TrainingResult training_result_from_wire(const std::string& text) {
   r.compute_s = j.at("compute_s").get<double>();
   r.comm_s = j.at("comm_s").get<double>();
   r.exposed_comm_s = j.at("exposed_comm_s").get<double>();
+  r.comm_max_s = j.at("comm_max_s").get<double>();
+  r.exposed_comm_max_s = j.at("exposed_comm_max_s").get<double>();
+  r.algorithms_used = j.at("algorithms_used").get<std::string>();
   r.step_compute_s = j.at("step_compute_s").get<double>();
   r.measured_iterations = j.at("measured_iterations").get<int>();
   for (const auto& rank : j.at("trace")) {

@@ -61,13 +61,18 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     double begin = warmup > 0 ? r.iteration_end_s[size_t(warmup - 1)] : 0.0;
     double end = r.iteration_end_s.back();
     result.compute_s += workers::covered_length(r.compute, begin, end);
-    result.comm_s += workers::covered_length(r.comm, begin, end);
-    result.exposed_comm_s += workers::covered_length(r.wait, begin, end);
+    const double comm = workers::covered_length(r.comm, begin, end);
+    const double exposed = workers::covered_length(r.wait, begin, end);
+    result.comm_s += comm;
+    result.exposed_comm_s += exposed;
+    result.comm_max_s = std::max(result.comm_max_s, comm / measured);
+    result.exposed_comm_max_s = std::max(result.exposed_comm_max_s, exposed / measured);
   }
   const double per = static_cast<double>(p) * measured;
   result.compute_s /= per;
   result.comm_s /= per;
   result.exposed_comm_s /= per;
+  result.algorithms_used = comm.choices_made();
   for (size_t rank = 0; rank < records.size(); ++rank)
     if (records[rank].trace)
       result.trace.push_back({static_cast<int>(rank), std::move(records[rank].events)});

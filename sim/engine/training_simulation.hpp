@@ -45,7 +45,10 @@ struct TrainingResult {
   double compute_s = 0;
   double comm_s = 0;
   double exposed_comm_s = 0;
-  double step_compute_s = 0;  // the plan's compute of one step without jitter or stragglers
+  double comm_max_s = 0;  // the slowest rank's per-iteration comm and exposed time
+  double exposed_comm_max_s = 0;
+  std::string algorithms_used;  // the collectives' resolved algorithm/protocol choices, "+"-joined
+  double step_compute_s = 0;    // the plan's compute of one step without jitter or stragglers
   int measured_iterations = 0;
   std::vector<RankTrace> trace;  // the first trace_ranks ranks, when trace_ranks > 0
 };

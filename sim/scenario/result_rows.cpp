@@ -26,6 +26,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.tau = schedule.tau;
   row.delay = schedule.delay;
   row.collective = collectives::to_string(sc.collective.algorithm);
+  row.algorithms_used = result.algorithms_used;
   row.nodes = c.nodes;
   row.gpus = c.nodes * entry.spec.gpus_per_node;
   row.batch_per_gpu = sc.batch_per_gpu;
@@ -37,6 +38,8 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.compute_s = result.compute_s;
   row.comm_s = result.comm_s;
   row.exposed_comm_s = result.exposed_comm_s;
+  row.comm_max_s = result.comm_max_s;
+  row.exposed_comm_max_s = result.exposed_comm_max_s;
   row.source = "simulated";
   row.calibration = calibration_label(entry);
   if (sc.sweep)

@@ -16,7 +16,8 @@ ResultRow row() {
   r.schedule = "dasgd";
   r.tau = 4;
   r.delay = 1;
-  r.collective = "ring";
+  r.collective = "auto";
+  r.algorithms_used = "ring/simple+tree/ll";
   r.nodes = 2;
   r.gpus = 16;
   r.batch_per_gpu = 32;
@@ -27,6 +28,8 @@ ResultRow row() {
   r.compute_s = 0.25;
   r.comm_s = 0.125;
   r.exposed_comm_s = 0;
+  r.comm_max_s = 0.2;
+  r.exposed_comm_max_s = 0.0625;
   r.source = "simulated";
   r.calibration = "cal.json";
   return r;
@@ -45,11 +48,15 @@ std::vector<std::string> lines(const std::string& text) {
 TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
   const auto out = lines(to_csv({row(), row()}));
   ASSERT_EQ(out.size(), 3u);
-  EXPECT_EQ(out[0],
-            "scenario,platform,workload,schedule,tau,delay,collective,nodes,gpus,batch_per_gpu,iter_time_s,"
-            "throughput_samples_s,speedup,efficiency,compute_s,comm_s,exposed_comm_s,source,calibration");
+  EXPECT_EQ(
+      out[0],
+      "scenario,platform,workload,schedule,tau,delay,collective,algorithms_used,nodes,gpus,batch_per_gpu,"
+      "iter_time_s,throughput_samples_s,speedup,efficiency,compute_s,comm_s,exposed_comm_s,comm_max_s,"
+      "exposed_comm_max_s,source,calibration");
   EXPECT_EQ(out[1],
-            "s,p,w,dasgd,4,1,ring,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,simulated,cal.json");
+            "s,p,w,dasgd,4,1,auto,ring/simple+tree/"
+            "ll,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,0.2,0.0625,"
+            "simulated,cal.json");
 }
 
 TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {

@@ -156,6 +156,12 @@ TEST(Schedules, StragglerSlowsTheSynchronousClusterAndJitterIsDeterministic) {
   c.slowdown_by_rank[2] = 1.5;
   auto r = simulate(c);
   EXPECT_NEAR(r.iter_time_s, 1.5 * kStep + ring(4, kWeights), 2e-3 * kStep);
+  // The three fast ranks wait half a step for the straggler inside the allreduce; the straggler
+  // only pays the ring. The mean hides that, the per-rank maximum shows it.
+  const double waiting = 0.5 * kStep + ring(4, kWeights);
+  EXPECT_NEAR(r.exposed_comm_max_s, waiting, 2e-3 * kStep);
+  EXPECT_NEAR(r.exposed_comm_s, (3 * waiting + ring(4, kWeights)) / 4, 2e-3 * kStep);
+  EXPECT_GE(r.comm_max_s, r.comm_s);
   auto j = config(4, periodic(schedules::ScheduleKind::dasgd, 4, 1));
   j.jitter_stddev = 0.1;
   j.seed = 7;
