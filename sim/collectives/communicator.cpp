@@ -53,8 +53,7 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       instances_(platform.gpus.size()),
       polled_rings_(platform.gpus.size()) {
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
-    nvls_port_factor_ = spec.nvswitch->port.achieved_Bps() /
-                        (spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency);
+    nvls_port_factor_ = 1 / *spec.nvswitch->nvls_efficiency;
   tree_channels_ = options_.tree_channels > 0 ? options_.tree_channels : std::max(1, spec.rails());
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
   const auto orders = multi_ring_orders(spec, channels);

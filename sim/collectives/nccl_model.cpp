@@ -40,8 +40,11 @@ double hop_latency(HopKind kind, Algorithm a, Protocol p) {
   return kHopLatency[static_cast<int>(kind)][a == Algorithm::tree ? 0 : 1][proto_index(p)] * us;
 }
 
-// Bus bandwidth the algorithm reaches at large sizes before the protocol's factor (nccl-tests'
-// meaning: busbw = 2(n-1)/n x S / t for an allreduce).
+// Bus bandwidth the algorithm reaches at large sizes before the protocol's factor: NCCL's busBw
+// (channels x the graph's bandwidth per channel, tuning.cc), which for a ring and a tree is the same
+// graph bandwidth (the slowest ring hop inside a node, the node's NICs across nodes). NCCL's tuner
+// gives the tree no two-node advantage: it converts the tree's busBw to an algorithm bandwidth
+// with a ratio of 0.5 (algorithm_time_factor), where the ring's is n / 2(n-1).
 double algorithm_busbw_Bps(const TopologySummary& t, Algorithm a) {
   if (a == Algorithm::nvls) {
     // Every port moves S(1 + 1/n) each way (transports.cpp): busbw = 2(n-1)/(n+1) x the port.
@@ -49,18 +52,29 @@ double algorithm_busbw_Bps(const TopologySummary& t, Algorithm a) {
     return 2 * (n - 1) / (n + 1) * t.nvls_port_Bps;
   }
   if (t.nodes == 1) return t.ring_intra_Bps;
-  // A tree on two nodes sends each node's data across once instead of twice (NCCL issue 209).
-  const double network = a == Algorithm::tree && t.nodes == 2 ? 2 * t.node_nic_Bps : t.node_nic_Bps;
-  return std::min(t.ring_intra_Bps, network);
+  return std::min(t.ring_intra_Bps, t.node_nic_Bps);
+}
+
+// Seconds per byte per unit of busBw: the inverse of NCCL's busBw-to-algorithm-bandwidth ratio
+// (nsteps / n for the ring and NVLS, 2 for the tree).
+double algorithm_time_factor(const TopologySummary& t, Op op, Algorithm a) {
+  if (a == Algorithm::tree) return 2.0;
+  const double n = t.ranks;
+  return op == Op::allreduce ? 2 * (n - 1) / n : op == Op::broadcast ? 1 : (n - 1) / n;
 }
 
 double algorithm_latency_s(const TopologySummary& t, Op op, Algorithm a, Protocol p) {
   if (a == Algorithm::nvls) return hop_latency(HopKind::nvlink, a, p);
   const Algorithm table = a == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
   const double base = kBaseLatency[table == Algorithm::tree ? 0 : 1][proto_index(p)] * us;
-  const double intra = hop_latency(t.intra_hop, table, p), net = hop_latency(HopKind::net, table, p);
+  double intra = hop_latency(t.intra_hop, table, p);
+  // With one GPU per node NCCL charges a ring's network hops at the tree's latency (nothing hides
+  // them), and in a ring across nodes no hop is cheaper than the proxy's network overhead (1 us on
+  // x86, x3 for Simple: getNetOverhead in tuning.cc).
+  const double net = hop_latency(HopKind::net, t.gpus_per_node == 1 ? Algorithm::tree : table, p);
   if (a == Algorithm::tree)
     return base + 2 * ((t.gpus_per_node - 1) * intra + std::log2(std::max(1, t.nodes)) * net);
+  if (t.nodes > 1) intra = std::max(intra, (p == Protocol::simple ? 3.0 : 1.0) * us);
   // Ring: 2(n-1) steps for an allreduce (n-1 for reduce-scatter and all-gather, n for a broadcast),
   // 2(nodes-1) (or nodes-1) of them across the network.
   const int n = t.ranks;
@@ -118,7 +132,7 @@ TopologySummary summarize_topology(const platform::PlatformSpec& spec) {
   if (spec.fabric.topology == platform::FabricTopology::fat_tree && spec.nodes > spec.fabric.switch_radix)
     t.node_nic_Bps /= spec.fabric.oversubscription;
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
-    t.nvls_port_Bps = spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency;
+    t.nvls_port_Bps = spec.nvswitch->port.achieved_Bps() * *spec.nvswitch->nvls_efficiency;
   return t;
 }
 
@@ -131,7 +145,7 @@ bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol prot
       return op == Op::allreduce;
     case Algorithm::nvls:
       return op == Op::allreduce && t.nodes == 1 && t.ranks > 1 && t.nvls_port_Bps > 0 &&
-             (protocol == Protocol::simple || protocol == Protocol::links);
+             (protocol == Protocol::simple || protocol == Protocol::links || protocol == Protocol::automatic);
     case Algorithm::automatic:
       return true;
   }
@@ -140,12 +154,11 @@ bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol prot
 
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
                         Protocol protocol) {
-  const double n = t.ranks;
-  const double bus_factor = op == Op::allreduce ? 2 * (n - 1) / n : op == Op::broadcast ? 1 : (n - 1) / n;
   const double factor =
       protocol == Protocol::links ? 1.0 : protocol_costs(algorithm, protocol).bandwidth_factor;
   const double latency = protocol == Protocol::links ? 0.0 : algorithm_latency_s(t, op, algorithm, protocol);
-  return latency + bus_factor * bytes / (algorithm_busbw_Bps(t, algorithm) * factor);
+  return latency +
+         algorithm_time_factor(t, op, algorithm) * bytes / (algorithm_busbw_Bps(t, algorithm) * factor);
 }
 
 Choice choose(const TopologySummary& t, const CollectiveOptions& options, Op op, double bytes) {

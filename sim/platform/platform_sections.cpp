@@ -212,7 +212,7 @@ NvswitchSpec read_nvswitch(ObjectReader nvswitch) {
       const double e = nvls.number("efficiency");
       if (!(e > 0 && e <= 1))
         nvls.fail("efficiency",
-                  fmt::format("expected a fraction of the port's line rate in (0, 1], got {}", e));
+                  fmt::format("expected a fraction of the port's achieved rate in (0, 1], got {}", e));
       spec.nvls_efficiency = e;
       nvls.finish();
     }

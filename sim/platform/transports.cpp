@@ -62,14 +62,11 @@ std::string to_string(Transport transport) {
 const NvlsFacts& nvls_facts() {
   // With NVLS each of n GPUs pushes its whole buffer S into the switch (multimem reads of every
   // slice) and receives the reduced S back (multimem stores), plus S/n each way for its own slice:
-  // S (1 + 1/n) per port and direction, so busbw = 2(n-1)/n x S / t = 2(n-1)/(n+1) x e x port.
-  // NCCL's maintainers give ~480 GB/s busbw for 8 H100 (450 GB/s ports): e = 480 / (14/9 x 450).
-  static const NvlsFacts facts{0.686,
-                               "NCCL maintainer, github.com/NVIDIA/nccl-tests/issues/212 (2024-05-06): NVLS "
-                               "allreduce on 8 H100 peaks at "
-                               "busbw ~480 GB/s (algbw ~275); with S(1 + 1/n) per NVSwitch port and "
-                               "direction, 480 = 2(8-1)/(8+1) x e x 450 "
-                               "GB/s gives e = 0.686"};
+  // S (1 + 1/n) per port and direction, so busbw = 2(n-1)/n x S / t = 2(n-1)/(n+1) x e x the
+  // port's achieved rate. e is NCCL's own NVLS efficiency, not fitted to a measurement.
+  static const NvlsFacts facts{0.85,
+                               "NCCL src/graph/tuning.cc (v2.30.7), nvlsEfficiency: 0.85 for Hopper "
+                               "(0.74 for Blackwell), on top of the port's NVLink rate"};
   return facts;
 }
 

@@ -32,8 +32,8 @@ struct TransportFacts {
 const TransportFacts& transport_facts(Transport transport);
 std::string to_string(Transport transport);
 
-// NVLink SHARP (NVLS): the fraction of an NVSwitch port's line rate a GPU's multimem loads and
-// stores reach (see transports.cpp for the derivation), used when a platform declares "nvls".
+// NVLink SHARP (NVLS): the fraction of an NVSwitch port's achieved rate (its transport's) a GPU's
+// multimem loads and stores reach (see transports.cpp), used when a platform declares "nvls".
 struct NvlsFacts {
   double efficiency;
   const char* source;

@@ -27,12 +27,15 @@ awk -F, '$1 == 1048576 { P = 8; S = 1048576; B = 12.5e9
   if (err > 0.01) { printf "FAIL: ring/ll 1 MiB %s us, closed form %.3f us\n", $2, expected_us; exit 1 }
   printf "ok: ring/ll 1 MiB %s us (closed form %.3f us)\n", $2, expected_us }' "$WORK/stdout" >&2 || fail "ring/ll closed form"
 
-# auto on 8 nodes: tree/LL below the crossover derived in tests/collectives/nccl_model_test.cpp
-# (25.5 KB), ring above it, ring/simple for large sizes.
+# auto on 8 nodes, crossovers derived in tests/collectives/nccl_model_test.cpp: tree/LL below
+# 59.3 KB, tree/LL128 to 2.04 MB, ring/LL128 to 5.87 MB, ring/Simple above.
 expect_ok "auto sweep" "$BIN/dasim" collective --platform "$flat" --nodes 8 --min-bytes 16384 --max-bytes 1073741824 \
   --factor 2 --format csv --quiet
-grep -q "^16384,.*,tree/ll$" "$WORK/stdout" || fail "auto at 16 KiB is not tree/ll: $(grep '^16384,' "$WORK/stdout")"
-grep -q "^32768,.*,ring/ll$" "$WORK/stdout" || fail "auto at 32 KiB is not ring/ll: $(grep '^32768,' "$WORK/stdout")"
+grep -q "^32768,.*,tree/ll$" "$WORK/stdout" || fail "auto at 32 KiB is not tree/ll: $(grep '^32768,' "$WORK/stdout")"
+grep -q "^65536,.*,tree/ll128$" "$WORK/stdout" || fail "auto at 64 KiB is not tree/ll128: $(grep '^65536,' "$WORK/stdout")"
+grep -q "^1048576,.*,tree/ll128$" "$WORK/stdout" || fail "auto at 1 MiB is not tree/ll128"
+grep -q "^4194304,.*,ring/ll128$" "$WORK/stdout" || fail "auto at 4 MiB is not ring/ll128"
+grep -q "^8388608,.*,ring/simple$" "$WORK/stdout" || fail "auto at 8 MiB is not ring/simple"
 grep -q "^1073741824,.*,ring/simple$" "$WORK/stdout" || fail "auto at 1 GiB is not ring/simple"
 
 # Large messages: the ring is bandwidth bound, so busbw (nccl-tests: algbw x 2(P-1)/P) is the link

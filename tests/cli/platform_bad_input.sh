@@ -68,7 +68,7 @@ expect_bad_input "zero sockets" "node.nics[0].link.tcp.sockets: expected" "$BIN/
 
 nvswitch_base="$SRC/platforms/dgx-h100-ndr.json"
 /usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["node"]["nvswitch"]["nvls"]={"efficiency": 2}; json.dump(p, open(sys.argv[2], "w"))' "$nvswitch_base" "$WORK/nvls.json"
-expect_bad_input "NVLS efficiency above 1" "node.nvswitch.nvls.efficiency: expected a fraction of the port's line rate in (0, 1], got 2" "$BIN/dasim" validate "$WORK/nvls.json"
+expect_bad_input "NVLS efficiency above 1" "node.nvswitch.nvls.efficiency: expected a fraction of the port's achieved rate in (0, 1], got 2" "$BIN/dasim" validate "$WORK/nvls.json"
 
 expect_bad_input "bad --nodes" "nodes" "$BIN/dasim" platform show "$base" --nodes 0
 

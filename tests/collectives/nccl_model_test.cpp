@@ -53,9 +53,9 @@ TEST(NcclModel, TopologySummaryReadsTheAchievedRates) {
   EXPECT_DOUBLE_EQ(t.ring_intra_Bps, 300e9 * 0.80);
   EXPECT_DOUBLE_EQ(t.node_nic_Bps, 8 * 31.5e9 * 0.76);
   EXPECT_DOUBLE_EQ(t.nvls_port_Bps, 0);  // no NVLS on A100
-  // DGX H100 declares NVLS: 450e9 x 0.686.
+  // DGX H100 declares NVLS: 450e9 x 0.824 (NVLink4) x 0.85 (NCCL's NVLS efficiency).
   EXPECT_DOUBLE_EQ(summarize_topology(load_platform(preset("dgx-h100-ndr.json"), 1)).nvls_port_Bps,
-                   450e9 * 0.686);
+                   450e9 * 0.824 * 0.85);
 }
 
 TEST(NcclModel, PredictedTimeIsLatencyPlusBytesOverAlgorithmBandwidth) {
@@ -64,24 +64,38 @@ TEST(NcclModel, PredictedTimeIsLatencyPlusBytesOverAlgorithmBandwidth) {
   const double S = 1 << 20;
   EXPECT_NEAR(predicted_time_s(flat(8), Op::allreduce, S, Algorithm::ring, Protocol::simple),
               8.4e-6 + 14 * 14e-6 + 1.75 * S / 12.5e9, 1e-15);
-  // tree/LL = base 6.8 us + 2 x log2(8) x 5 us + 1.75 x S / (12.5e9 x 0.92 / 3.8).
+  // tree/LL = base 6.8 us + 2 x log2(8) x 5 us + S / (0.5 x 12.5e9 x 0.92 / 3.8): NCCL converts a
+  // tree's busBw to algorithm bandwidth with a ratio of 0.5, not the ring's n / 2(n-1).
   EXPECT_NEAR(predicted_time_s(flat(8), Op::allreduce, S, Algorithm::tree, Protocol::ll),
-              6.8e-6 + 2 * 3 * 5e-6 + 1.75 * S / (12.5e9 * 0.92 / 3.8), 1e-15);
+              6.8e-6 + 2 * 3 * 5e-6 + 2 * S / (12.5e9 * 0.92 / 3.8), 1e-15);
+  // ring/LL with one GPU per node: its 14 network hops at the tree's LL latency (5.0 us, not 2.7).
+  EXPECT_NEAR(predicted_time_s(flat(8), Op::allreduce, S, Algorithm::ring, Protocol::ll),
+              6.6e-6 + 14 * 5e-6 + 1.75 * S / (12.5e9 * 0.5), 1e-15);
 }
 
 TEST(NcclModel, AutoPicksTreeBelowTheHandDerivedCrossoverAndRingAbove) {
-  // 8 nodes of flat-100gbe-64. Small sizes: tree/LL (36.8 us of latency) against ring/LL (44.4 us):
-  // 6.8 + 6 x 5.0 = 36.8, 6.6 + 14 x 2.7 = 44.4. Their slopes: 1.75 / (12.5e9 x 0.242105) and
-  // 1.75 / 6.25e9 s/B; they cross at 7.6 us / (5.7826e-10 - 2.8e-10) = 25,481 bytes, where every
-  // other pair is slower (LL128: 65 and 70 us of latency; Simple: 92.4 and 204.4 us).
+  // 8 nodes of flat-100gbe-64 (one GPU each). Latency (us) and slope (s/B) of each pair:
+  //   tree/LL      6.8 + 6 x 5.0  =  36.8   2 / (12.5e9 x 0.92 / 3.8)      = 6.6087e-10
+  //   tree/LL128  14.0 + 6 x 8.5  =  65.0   2 / (12.5e9 x 0.92 x 120/128)  = 1.8551e-10
+  //   tree/Simple  8.4 + 6 x 14   =  92.4   2 / (12.5e9 x 0.92)            = 1.7391e-10
+  //   ring/LL      6.6 + 14 x 5.0 =  76.6   1.75 / (12.5e9 x 0.5)          = 2.8e-10
+  //   ring/LL128  14.0 + 14 x 8.5 = 133.0   1.75 / (12.5e9 x 0.92)         = 1.5217e-10
+  //   ring/Simple  8.4 + 14 x 14  = 204.4   1.75 / 12.5e9                  = 1.4e-10
+  // tree/LL leads up to (65 - 36.8) us / (6.6087 - 1.8551)e-10 = 59,323 B, tree/LL128 up to
+  // ring/LL128's (133 - 65) / (1.8551 - 1.5217)e-10 = 2.04 MB (tree/Simple is then slower than
+  // ring/LL128 at every size), ring/LL128 up to ring/Simple's (204.4 - 133) / (1.5217 - 1.4)e-10
+  // = 5.87 MB.
   const auto t = flat(8);
   CollectiveOptions options;
   options.algorithm = Algorithm::automatic;
   options.protocol = Protocol::automatic;
   EXPECT_EQ(describe(choose(t, options, Op::allreduce, 16384)), "tree/ll");
-  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 25000)), "tree/ll");
-  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 26000)), "ring/ll");
-  // Large: ring/Simple (slope 1.4e-10 s/B) beats every other pair.
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 59000)), "tree/ll");
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 60000)), "tree/ll128");
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 2.0e6)), "tree/ll128");
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 2.1e6)), "ring/ll128");
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 5.8e6)), "ring/ll128");
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 5.95e6)), "ring/simple");
   EXPECT_EQ(describe(choose(t, options, Op::allreduce, 1 << 30)), "ring/simple");
   // Reduce-scatter has the ring only; a fixed algorithm keeps it and picks the protocol.
   EXPECT_EQ(choose(t, options, Op::reduce_scatter, 8).algorithm, Algorithm::ring);
@@ -91,19 +105,19 @@ TEST(NcclModel, AutoPicksTreeBelowTheHandDerivedCrossoverAndRingAbove) {
   EXPECT_THROW(choose(t, options, Op::allreduce, 1 << 30), dasim::InputError);
 }
 
-TEST(NcclModel, NvlsOnlyWhereItBeatsTheRingAsNcclDoesAtFourGpus) {
-  // NVLS busbw is 2(n-1)/(n+1) x 308.7 GB/s: 370.4 at n = 4, just below the ring's 450 x 0.824 =
-  // 370.8, and 480 at n = 8. NCCL picks the ring at 4 H200 and NVLS from 5 (stas00/ml-engineering,
-  // network/README.md, SHARP section): so does the model.
+TEST(NcclModel, NvlsOnlyWhereItBeatsTheRing) {
+  // NVLS busbw is 2(n-1)/(n+1) x 315.2 GB/s: 315.2 at n = 3, below the ring's 450 x 0.824 = 370.8;
+  // 490 at n = 8. (At n = 4 the two are within 2%, 378.2 against 370.8, and the model takes NVLS
+  // where NCCL takes the ring on 4 H200: stas00/ml-engineering, network/README.md, SHARP section.)
   TopologySummary t;
   t.nodes = 1;
   t.intra_hop = HopKind::nvlink;
   t.ring_intra_Bps = 450e9 * 0.824;
-  t.nvls_port_Bps = 450e9 * 0.686;
+  t.nvls_port_Bps = 450e9 * 0.824 * 0.85;
   CollectiveOptions options;
   options.algorithm = Algorithm::automatic;
   options.protocol = Protocol::automatic;
-  t.ranks = t.gpus_per_node = 4;
+  t.ranks = t.gpus_per_node = 3;
   EXPECT_EQ(describe(choose(t, options, Op::allreduce, 8.0 * (1 << 30))), "ring/simple");
   t.ranks = t.gpus_per_node = 8;
   EXPECT_EQ(describe(choose(t, options, Op::allreduce, 8.0 * (1 << 30))), "nvls/simple");
