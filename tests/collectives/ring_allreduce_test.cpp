@@ -120,3 +120,25 @@ TEST(RingAllreduce, RanksOfOneRingEndTogetherWhenTheirHopsDiffer) {
   EXPECT_GT(last, 0);
   EXPECT_LT(spread, 1e-3 * last);
 }
+
+namespace {
+
+// A link whose transport reaches e of its line rate gives the ring busbw e x B: the bandwidth
+// term of the closed form scales by 1/e, the latency term does not move. RoCE's e = 0.96 and a
+// stated e = 0.5 on the NICs and the switch ports of flat-100gbe-64 (8 nodes, protocol links).
+TEST(RingAllreduce, ALinkWithEfficiencyEGivesRingBusbwETimesTheLineRate) {
+  for (double e : {0.96, 0.5}) {
+    auto spec = flat(8);
+    for (auto* link : {&spec.nics[0].link, &spec.fabric.link}) {
+      link->transport = dasim::platform::Transport::roce;
+      if (e != 0.96) link->efficiency = e;
+    }
+    const double S = 1 << 30;
+    const auto s = run_collective_sweep(spec, CollectiveOptions{}, Op::allreduce, {S})[0];
+    const double expected = 2.0 * 7 / 8 * S / (e * kLinkBps) + 2.0 * 7 * kAlpha;
+    EXPECT_NEAR(s.time_s, expected, 1e-3 * expected) << "e = " << e;
+    EXPECT_NEAR(s.busbw_Bps, e * kLinkBps, 0.01 * e * kLinkBps) << "e = " << e;
+  }
+}
+
+}  // namespace
