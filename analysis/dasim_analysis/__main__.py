@@ -18,6 +18,7 @@ COMMANDS = {
     "compare": ("compare", "predicted vs measured iteration time of two results files"),
     "fidelity": ("fidelity", "predict and measure this machine's runs, and compare (dasim-train)"),
     "fidelity-ranks": ("fidelity_ranks", "rank by rank: where a fidelity folder's runs spent each period"),
+    "validate-collectives": ("validate_collectives", "predict the published nccl-tests cases and compare"),
 }
 
 
