@@ -138,8 +138,10 @@ std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, 
 
 std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double bytes) {
   check_call(rank, bytes);
-  auto joined = polled_rings_.join(
-      rank, [&] { return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes); });
+  auto joined = polled_rings_.join(rank, [&] {
+    choices_.insert(kPolledRingChoice);
+    return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes);
+  });
   if (joined.object->bytes() != bytes)
     throw std::logic_error(fmt::format("rank {} joined polled allreduce #{} with {} bytes, others with {}",
                                        rank, joined.call, bytes, joined.object->bytes()));

@@ -59,6 +59,9 @@ class PendingCollective {
 };
 using PendingCollectivePtr = std::shared_ptr<PendingCollective>;
 
+// What a polled-rounds allreduce runs: one ring on the bare links (MPI's, no NCCL protocol).
+inline constexpr const char* kPolledRingChoice = "ring/links";
+
 class Communicator {
  public:
   Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,

@@ -10,7 +10,8 @@ std::string to_wire(const TrainingResult& r) {
   nlohmann::json trace = nlohmann::json::array();
   for (const auto& rank : r.trace) {
     nlohmann::json events = nlohmann::json::array();
-    for (const auto& e : rank.events) events.push_back({e.name, e.category, e.begin, e.end});
+    for (const auto& e : rank.events)
+      events.push_back({e.name, e.category, e.begin, e.end, e.bytes, e.algorithm});
     trace.push_back({{"rank", rank.rank}, {"events", std::move(events)}});
   }
   const nlohmann::json j{{"iter_time_s", r.iter_time_s},
@@ -43,7 +44,7 @@ TrainingResult training_result_from_wire(const std::string& text) {
     t.rank = rank.at("rank").get<int>();
     for (const auto& e : rank.at("events"))
       t.events.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(), e.at(2).get<double>(),
-                          e.at(3).get<double>()});
+                          e.at(3).get<double>(), e.at(4).get<double>(), e.at(5).get<std::string>()});
     r.trace.push_back(std::move(t));
   }
   return r;

@@ -17,13 +17,15 @@ nlohmann::json chrome_trace_events(const std::vector<engine::RankTrace>& trace, 
     for (const auto& e : rank_trace.events) {
       // Collectives overlap compute on the same GPU: put them on a second row of the process.
       int tid = e.category == "comm" ? gpu + 1000 : gpu;
-      events.push_back({{"name", e.name},
-                        {"cat", e.category},
-                        {"ph", "X"},
-                        {"pid", node},
-                        {"tid", tid},
-                        {"ts", e.begin * 1e6},
-                        {"dur", (e.end - e.begin) * 1e6}});
+      nlohmann::json event{{"name", e.name},
+                           {"cat", e.category},
+                           {"ph", "X"},
+                           {"pid", node},
+                           {"tid", tid},
+                           {"ts", e.begin * 1e6},
+                           {"dur", (e.end - e.begin) * 1e6}};
+      if (e.category == "comm") event["args"] = {{"bytes", e.bytes}, {"algorithm", e.algorithm}};
+      events.push_back(std::move(event));
     }
   }
   return events;

@@ -71,8 +71,8 @@ void Worker::wait(const Collective& allreduce) {
   if (allreduce->ring) {
     allreduce->ring->wait(setup_.rank);
     if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
-    record_.add(record_.comm, allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name,
-                "comm");
+    record_.add_comm(allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name,
+                     allreduce->bytes, collectives::kPolledRingChoice);
     std::erase(rings_in_flight_, allreduce);
     return;
   }
@@ -81,7 +81,8 @@ void Worker::wait(const Collective& allreduce) {
   auto& pending = *allreduce->pending;
   pending.wait();
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
-  record_.add(record_.comm, pending.started_at(), pending.finished_at(), allreduce->name, "comm");
+  record_.add_comm(pending.started_at(), pending.finished_at(), allreduce->name, allreduce->bytes,
+                   pending.choice());
   if (comm_.options().progress == collectives::Progress::polled) {
     // The rank's core did the copies and reductions of the collective's active time: the part
     // that overlapped the wait inside it, the rest inside the polls between layers, paid here.

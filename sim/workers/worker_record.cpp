@@ -7,7 +7,13 @@ namespace dasim::workers {
 void WorkerRecord::add(std::vector<Interval>& list, double begin, double end, const std::string& name,
                        const char* category) {
   list.push_back({begin, end});
-  if (trace && end > begin) events.push_back({name, category, begin, end});
+  if (trace && end > begin) events.push_back({name, category, begin, end, 0, {}});
+}
+
+void WorkerRecord::add_comm(double begin, double end, const std::string& name, double bytes,
+                            const std::string& algorithm) {
+  comm.push_back({begin, end});
+  if (trace && end > begin) events.push_back({name, "comm", begin, end, bytes, algorithm});
 }
 
 double covered_length(std::vector<Interval> intervals, double from, double to) {

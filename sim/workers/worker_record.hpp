@@ -18,6 +18,9 @@ struct TraceEvent {
   std::string category;  // compute | comm | wait
   double begin = 0;
   double end = 0;
+  // Collectives only: the bytes and what ran ("ring/simple", as auto resolved it).
+  double bytes = 0;
+  std::string algorithm;
 };
 
 struct WorkerRecord {
@@ -30,6 +33,9 @@ struct WorkerRecord {
 
   void add(std::vector<Interval>& list, double begin, double end, const std::string& name,
            const char* category);
+  // A collective in flight, with what the trace shows of it.
+  void add_comm(double begin, double end, const std::string& name, double bytes,
+                const std::string& algorithm);
 };
 
 // Total length of `intervals` inside [from, to], overlaps counted once.

@@ -17,12 +17,20 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   r.exposed_comm_s = 123456789.123456789;
   r.step_compute_s = 1.0 / 3.0;
   r.measured_iterations = 12;
-  r.trace = {{3, {{"forward", "compute", 0.1, 0.2}, {"allreduce bucket 0", "comm", 0.15, 1.0 / 7.0}}}};
+  r.comm_max_s = 2.5e-3;
+  r.exposed_comm_max_s = 1.0 / 9.0;
+  r.algorithms_used = "ring/simple+tree/ll";
+  r.trace = {{3,
+              {{"forward", "compute", 0.1, 0.2, 0, {}},
+               {"allreduce bucket 0", "comm", 0.15, 1.0 / 7.0, 25.5e6, "tree/ll128"}}}};
   const TrainingResult back = training_result_from_wire(to_wire(r));
   EXPECT_EQ(back.iter_time_s, r.iter_time_s);
   EXPECT_EQ(back.compute_s, r.compute_s);
   EXPECT_EQ(back.comm_s, r.comm_s);
   EXPECT_EQ(back.exposed_comm_s, r.exposed_comm_s);
+  EXPECT_EQ(back.comm_max_s, r.comm_max_s);
+  EXPECT_EQ(back.exposed_comm_max_s, r.exposed_comm_max_s);
+  EXPECT_EQ(back.algorithms_used, r.algorithms_used);
   EXPECT_EQ(back.step_compute_s, r.step_compute_s);
   EXPECT_EQ(back.measured_iterations, 12);
   ASSERT_EQ(back.trace.size(), 1u);
@@ -31,4 +39,6 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   EXPECT_EQ(back.trace[0].events[1].name, "allreduce bucket 0");
   EXPECT_EQ(back.trace[0].events[1].category, "comm");
   EXPECT_EQ(back.trace[0].events[1].end, 1.0 / 7.0);
+  EXPECT_EQ(back.trace[0].events[1].bytes, 25.5e6);
+  EXPECT_EQ(back.trace[0].events[1].algorithm, "tree/ll128");
 }
