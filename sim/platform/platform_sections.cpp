@@ -206,7 +206,13 @@ NvswitchSpec read_nvswitch(ObjectReader nvswitch) {
   if (nvswitch.has("nvls")) {
     const auto& value = nvswitch.raw("nvls");
     if (value.is_boolean()) {
-      if (value.get<bool>()) spec.nvls_efficiency = nvls_facts().efficiency;
+      const auto* facts = nvls_facts(spec.port.transport);
+      if (value.get<bool>() && !facts)
+        nvswitch.fail("nvls",
+                      fmt::format("NVLink SHARP needs NVSwitch ports of transport nvlink4 (Hopper) or "
+                                  "nvlink5 (Blackwell), got {}; or state \"nvls\": {{\"efficiency\": e}}",
+                                  to_string(spec.port.transport)));
+      if (value.get<bool>()) spec.nvls_efficiency = facts->efficiency;
     } else {
       ObjectReader nvls = nvswitch.object("nvls");
       const double e = nvls.number("efficiency");

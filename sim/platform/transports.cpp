@@ -17,6 +17,10 @@ const TransportFacts& transport_facts(Transport transport) {
       "NCCL maintainer, github.com/NVIDIA/nccl-tests/issues/212 (2024-05-06): H100 450 GB/s line rate, "
       "'about 370 "
       "GB/s effective' after ~20% protocol overhead"};
+  static const TransportFacts nvlink5{
+      40.1 / 50,
+      "NCCL src/graph/topo.h (v2.30.7), ncclTopoNVLinkBw: 40.1 GB/s per NVLink5 link (SM100) against 50 GB/s "
+      "line rate per direction (18 links, 900 GB/s per GPU: NVIDIA Blackwell datasheet)"};
   static const TransportFacts pcie{0.76,
                                    "NCCL src/graph/topo.h (v2.30.7): PCI_BW 12.0 GB/s for a PCIe Gen3 x16 "
                                    "link, whose line rate is 15.75 GB/s "
@@ -43,6 +47,8 @@ const TransportFacts& transport_facts(Transport transport) {
       return nvlink;
     case Transport::nvlink4:
       return nvlink4;
+    case Transport::nvlink5:
+      return nvlink5;
     case Transport::pcie:
       return pcie;
     case Transport::ib:
@@ -59,15 +65,17 @@ std::string to_string(Transport transport) {
   return std::string(kTransportNames.name(transport));
 }
 
-const NvlsFacts& nvls_facts() {
+const NvlsFacts* nvls_facts(Transport port_transport) {
   // With NVLS each of n GPUs pushes its whole buffer S into the switch (multimem reads of every
   // slice) and receives the reduced S back (multimem stores), plus S/n each way for its own slice:
   // S (1 + 1/n) per port and direction, so busbw = 2(n-1)/n x S / t = 2(n-1)/(n+1) x e x the
   // port's achieved rate. e is NCCL's own NVLS efficiency, not fitted to a measurement.
-  static const NvlsFacts facts{0.85,
-                               "NCCL src/graph/tuning.cc (v2.30.7), nvlsEfficiency: 0.85 for Hopper "
-                               "(0.74 for Blackwell), on top of the port's NVLink rate"};
-  return facts;
+  static const NvlsFacts hopper{0.85, "NCCL src/graph/tuning.cc (v2.30.7), nvlsEfficiency for Hopper: 0.85"};
+  static const NvlsFacts blackwell{0.74,
+                                   "NCCL src/graph/tuning.cc (v2.30.7), nvlsEfficiency for Blackwell: 0.74"};
+  if (port_transport == Transport::nvlink4) return &hopper;
+  if (port_transport == Transport::nvlink5) return &blackwell;
+  return nullptr;
 }
 
 }  // namespace dasim::platform

@@ -13,11 +13,12 @@
 
 namespace dasim::platform {
 
-enum class Transport { ideal, nvlink, nvlink4, pcie, ib, roce, tcp };
-inline constexpr EnumNames<Transport, 7> kTransportNames{{{
+enum class Transport { ideal, nvlink, nvlink4, nvlink5, pcie, ib, roce, tcp };
+inline constexpr EnumNames<Transport, 8> kTransportNames{{{
     {Transport::ideal, "ideal"},
     {Transport::nvlink, "nvlink"},
     {Transport::nvlink4, "nvlink4"},
+    {Transport::nvlink5, "nvlink5"},
     {Transport::pcie, "pcie"},
     {Transport::ib, "ib"},
     {Transport::roce, "roce"},
@@ -34,10 +35,12 @@ std::string to_string(Transport transport);
 
 // NVLink SHARP (NVLS): the fraction of an NVSwitch port's achieved rate (its transport's) a GPU's
 // multimem loads and stores reach (see transports.cpp), used when a platform declares "nvls".
+// Only NVSwitch generations with NVLS have it: nullptr for a port transport other than nvlink4
+// (Hopper) or nvlink5 (Blackwell).
 struct NvlsFacts {
   double efficiency;
   const char* source;
 };
-const NvlsFacts& nvls_facts();
+const NvlsFacts* nvls_facts(Transport port_transport);
 
 }  // namespace dasim::platform

@@ -90,14 +90,42 @@ std::string links_section(const PlatformSpec& spec) {
     out += fmt::format("  {:<76} x{} ({})\n", key, entry.first, to_string(entry.second.sharing));
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     out += fmt::format(
-        "  NVLink SHARP (NVLS): the switch reduces; multimem at {} per port ({:.3g} of line rate)\n",
-        units::format_bandwidth(spec.nvswitch->port.bandwidth_Bps * *spec.nvswitch->nvls_efficiency),
+        "  NVLink SHARP (NVLS): the switch reduces; multimem at {} per port ({:.3g} of the achieved rate)\n",
+        units::format_bandwidth(spec.nvswitch->port.achieved_Bps() * *spec.nvswitch->nvls_efficiency),
         *spec.nvswitch->nvls_efficiency);
+  return out;
+}
+
+std::string pair_label(const PlatformSpec& spec, const ProbedRoutes& routes, int a, int b) {
+  const auto& r = routes.inside_node[size_t(a)][size_t(b)];
+  return fmt::format("{} {:.1f} {:.2f}", connection_label(spec, a, b), r.bandwidth_Bps / 1e9,
+                     r.latency_s * 1e6);
+}
+
+// Beyond 16 GPUs a node (NVL72) the matrix is unreadable: each distinct kind of pair, counted.
+constexpr int kMatrixMaxGpus = 16;
+
+std::string gpu_pair_kinds_section(const PlatformSpec& spec, const ProbedRoutes& routes) {
+  const int g = spec.gpus_per_node;
+  std::map<std::string, std::pair<int, std::string>> kinds;  // label -> (count, first pair)
+  for (int a = 0; a < g; ++a)
+    for (int b = 0; b < g; ++b)
+      if (a != b) {
+        auto& [count, first] = kinds[pair_label(spec, routes, a, b)];
+        if (count++ == 0) first = fmt::format("GPU{} -> GPU{}", a, b);
+      }
+  std::string out = fmt::format(
+      "\nGPU-to-GPU inside node 0, {} ordered pairs by kind (connection, route bottleneck GB/s, latency "
+      "us):\n",
+      g * (g - 1));
+  for (const auto& [label, entry] : kinds)
+    out += fmt::format("  {:<24} x{} (e.g. {})\n", label, entry.first, entry.second);
   return out;
 }
 
 std::string gpu_matrix_section(const PlatformSpec& spec, const ProbedRoutes& routes) {
   const int g = spec.gpus_per_node;
+  if (g > kMatrixMaxGpus) return gpu_pair_kinds_section(spec, routes);
   std::string out = "\nGPU-to-GPU inside node 0 (connection, route bottleneck GB/s, latency us):\n";
   out += fmt::format("{:>6}", "");
   for (int b = 0; b < g; ++b) out += fmt::format("{:>18}", fmt::format("GPU{}", b));
@@ -109,9 +137,7 @@ std::string gpu_matrix_section(const PlatformSpec& spec, const ProbedRoutes& rou
         out += fmt::format("{:>18}", "X");
         continue;
       }
-      const auto& r = routes.inside_node[size_t(a)][size_t(b)];
-      out += fmt::format("{:>18}", fmt::format("{} {:.1f} {:.2f}", connection_label(spec, a, b),
-                                               r.bandwidth_Bps / 1e9, r.latency_s * 1e6));
+      out += fmt::format("{:>18}", pair_label(spec, routes, a, b));
     }
     out += "\n";
   }
@@ -122,12 +148,15 @@ std::string gpu_matrix_section(const PlatformSpec& spec, const ProbedRoutes& rou
 
 std::string inter_node_section(const PlatformSpec& spec, const ProbedRoutes& routes) {
   std::string out = "\nInter-node paths (GPU of node 0 -> same GPU of the farthest node):\n";
-  for (int a = 0; a < spec.gpus_per_node; ++a) {
+  const int shown = std::min(spec.gpus_per_node, kMatrixMaxGpus);
+  for (int a = 0; a < shown; ++a) {
     const auto& r = routes.across_fabric[size_t(a)];
     out += fmt::format("  GPU{} -> n{}g{}: {} links, bottleneck {}, latency {} (NIC {})\n", a, spec.nodes - 1,
                        a, r.hops, units::format_bandwidth(r.bandwidth_Bps), units::format_time(r.latency_s),
                        spec.nics[nic_of_gpu(spec, a)].name);
   }
+  if (shown < spec.gpus_per_node)
+    out += fmt::format("  (GPU{}..GPU{} not shown)\n", shown, spec.gpus_per_node - 1);
   return out;
 }
 

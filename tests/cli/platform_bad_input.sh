@@ -54,7 +54,7 @@ mutate preset 'p["fabric"]["link"] = {"preset": "ib-fdr"}'
 expect_bad_input "unknown link preset" "fabric.link.preset: unknown link preset \"ib-fdr\"" "$BIN/dasim" validate "$WORK/preset.json"
 
 mutate transport 'p["node"]["nics"][0]["link"]["transport"] = "infiniband"'
-expect_bad_input "unknown transport" "node.nics[0].link.transport: expected one of ideal, nvlink, nvlink4, pcie, ib, roce, tcp, got \"infiniband\"" "$BIN/dasim" validate "$WORK/transport.json"
+expect_bad_input "unknown transport" "node.nics[0].link.transport: expected one of ideal, nvlink, nvlink4, nvlink5, pcie, ib, roce, tcp, got \"infiniband\"" "$BIN/dasim" validate "$WORK/transport.json"
 
 mutate efficiency_zero 'p["node"]["nvlink"]["link"]["efficiency"] = 0'
 expect_bad_input "efficiency 0" "node.nvlink.link.efficiency: expected a fraction of the line rate in (0, 1], got 0" "$BIN/dasim" validate "$WORK/efficiency_zero.json"
@@ -69,6 +69,9 @@ expect_bad_input "zero sockets" "node.nics[0].link.tcp.sockets: expected" "$BIN/
 nvswitch_base="$SRC/platforms/dgx-h100-ndr.json"
 /usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["node"]["nvswitch"]["nvls"]={"efficiency": 2}; json.dump(p, open(sys.argv[2], "w"))' "$nvswitch_base" "$WORK/nvls.json"
 expect_bad_input "NVLS efficiency above 1" "node.nvswitch.nvls.efficiency: expected a fraction of the port's achieved rate in (0, 1], got 2" "$BIN/dasim" validate "$WORK/nvls.json"
+# DGX A100's NVSwitch (NVLink3) has no NVLink SHARP.
+/usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["node"]["nvswitch"]["nvls"]=True; json.dump(p, open(sys.argv[2], "w"))' "$SRC/platforms/dgx-a100-hdr.json" "$WORK/nvls_a100.json"
+expect_bad_input "NVLS on an NVLink3 switch" "node.nvswitch.nvls: NVLink SHARP needs NVSwitch ports of transport nvlink4 (Hopper) or nvlink5 (Blackwell), got nvlink" "$BIN/dasim" validate "$WORK/nvls_a100.json"
 
 expect_bad_input "bad --nodes" "nodes" "$BIN/dasim" platform show "$base" --nodes 0
 

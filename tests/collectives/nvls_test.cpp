@@ -25,3 +25,18 @@ TEST(Nvls, MovesSPlusASliceEachWayThroughThePort) {
   options.algorithm = Algorithm::ring;
   EXPECT_LT(run_collective_sweep(spec, options, Op::allreduce, {S})[0].busbw_Bps, 450e9 * 0.824);
 }
+
+// GB200 NVL72: 72 GPUs on NVLink5 ports (900 GB/s x 40.1/50, NCCL's SM100 NVLink rate) with
+// Blackwell's NVLS efficiency 0.74: busbw approaches 2 x 71/73 x 534.1 GB/s = 1039 GB/s.
+TEST(Nvls, Nvl72MovesSPlusASliceAtBlackwellsRate) {
+  auto spec =
+      dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/gb200-nvl72.json", 1);
+  CollectiveOptions options;
+  options.algorithm = Algorithm::nvls;
+  options.protocol = Protocol::simple;
+  const double S = 4.0 * (1 << 30), port = 900e9 * 40.1 / 50 * 0.74;
+  const auto s = run_collective_sweep(spec, options, Op::allreduce, {S})[0];
+  const double expected = 25e-6 + S * (1 + 1.0 / 72) / port;
+  EXPECT_NEAR(s.time_s, expected, 1e-3 * expected);
+  EXPECT_EQ(s.choice, "nvls/simple");
+}
