@@ -122,7 +122,7 @@ void add_collective_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast");
   cmd->add_option("--algo", a->algo,
-                  "auto (as NCCL's tuner picks, per size), " + collectives::kAlgorithmNames.listed())
+                  "ring, tree, hierarchical, nvls, or auto (as NCCL's tuner picks, per size)")
       ->check(CLI::IsMember(collectives::kAlgorithmNames.names()))
       ->capture_default_str();
   cmd->add_option("--protocol", a->protocol,
