@@ -49,6 +49,15 @@ sg4::BarrierPtr CollectiveInstance::phase_end(int channel, int phase, int ring, 
   return barrier;
 }
 
+CollectiveInstance::CoarseTree& CollectiveInstance::coarse_tree(int tree, int ranks) {
+  auto& state = coarse_trees[tree];
+  if (state.up_done.empty()) {
+    state.up_done.assign(size_t(ranks), 0);
+    state.down_done.assign(size_t(ranks), 0);
+  }
+  return state;
+}
+
 sg4::CommPtr PartContext::send_async(int to, int channel, double bytes) const {
   auto size = static_cast<uint64_t>(std::llround(std::max(bytes, 1.0)));
   return instance.mailbox(to, channel)->put_async(&payload_token, size);

@@ -61,6 +61,14 @@ struct CollectiveInstance {
   // moves a phase's bytes in one flow, and a rank whose flow is fast must not finish before the
   // data it forwards could have come round the slowest hop (with fine messages the steps see to it).
   simgrid::s4u::BarrierPtr phase_end(int channel, int phase, int ring, int size);
+  // What the coarse tree model records of one tree's flows (double_binary_tree.cpp).
+  struct CoarseTree {
+    double flows_began = 0;         // when the last part arrived: every flow runs from then on
+    std::vector<double> up_done;    // per rank, when its flow to its parent ended
+    std::vector<double> down_done;  // per rank, when its flow from its parent ended
+    double ends_at = -1;            // when the pipeline it stands for ends (-1: not known yet)
+  };
+  CoarseTree& coarse_tree(int tree, int ranks);
 
   Op op;
   double bytes;
@@ -75,6 +83,7 @@ struct CollectiveInstance {
   int slot;
   std::map<int, simgrid::s4u::SemaphorePtr> reduced;
   std::map<std::tuple<int, int, int>, simgrid::s4u::BarrierPtr> phase_ends;
+  std::map<int, CoarseTree> coarse_trees;
 };
 
 // What one rank's helper actor needs to run its part.

@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include <limits>
 #include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
@@ -102,6 +103,15 @@ double Communicator::route_latency_s(int a, int b) const {
   double latency = 0;
   hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &latency);
   return latency;
+}
+
+double Communicator::route_bandwidth_Bps(int a, int b) const {
+  std::vector<sg4::Link*> route;
+  double latency = 0;
+  hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &latency);
+  double narrowest = std::numeric_limits<double>::infinity();
+  for (const auto* link : route) narrowest = std::min(narrowest, link->get_bandwidth());
+  return narrowest;
 }
 
 // NCCL's latency tables distinguish NVLink, PCIe and network hops.
@@ -233,18 +243,16 @@ Communicator::PartBody Communicator::broadcast_body(int rank, double bytes) cons
 std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   if (trees_.empty()) {
     trees_ = build_nccl_trees(spec_, tree_channels_);
-    for (auto& tree : trees_) {
-      tree.up_kind.assign(hosts_.size(), HopKind::nvlink);
-      tree.up_latency_s.assign(hosts_.size(), 0);
-      for (int r = 0; r < size(); ++r)
-        if (const int parent = tree.parent[size_t(r)]; parent >= 0) {
-          tree.up_kind[size_t(r)] = hop_kind(r, parent);
-          tree.up_latency_s[size_t(r)] = route_latency_s(r, parent);
-        }
-    }
+    for (auto& tree : trees_)
+      set_tree_edges(tree, [this](int from, int to) {
+        return TreeEdge{hop_kind(from, to), route_latency_s(from, to), route_bandwidth_Bps(from, to)};
+      });
+    set_channel_sharing(trees_);
   }
   const auto& trees = trees_;
   const double share = bytes / static_cast<double>(trees.size());
+  if (options_.granularity == Granularity::coarse)
+    return {[&trees, share](const PartContext& ctx) { run_coarse_trees(ctx, trees, share); }};
   std::vector<PartBody> bodies;
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     bodies.push_back(

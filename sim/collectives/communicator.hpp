@@ -105,6 +105,7 @@ class Communicator {
   PartBody nvls_body(int rank, double bytes) const;
   HopKind hop_kind(int a, int b) const;
   double route_latency_s(int a, int b) const;
+  double route_bandwidth_Bps(int a, int b) const;  // of the route's narrowest link
 
   void check_call(int rank, double bytes) const;  // a rank of this communicator, bytes > 0
   std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);

@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -66,7 +67,97 @@ double latency_floor_s(const PartContext& ctx, const BinaryTree& tree, int rank)
       0.0, ctx.instance.costs.hop_latency(tree.up_kind[size_t(rank)]) - tree.up_latency_s[size_t(rank)]);
 }
 
+// When the chunked pipeline that the coarse flows stand for ends. Chunks 2..k follow the first at
+// the pace of the slowest edge under load: its coarse flow's time (less its latency) / k, plus the
+// reductions of a chunk where the edge leaves a rank with children. The first chunk crosses the
+// slowest leaf-to-root path, then the slowest root-to-leaf path, in store-and-forward steps of
+// chunk / the edge's rate + max(route latency, the protocol's hop latency) each (the pipeline
+// starts empty, so the first chunk meets little load).
+double coarse_pipeline_end(const PartContext& ctx, const BinaryTree& tree,
+                           const CollectiveInstance::CoarseTree& state, double bytes) {
+  const int p = static_cast<int>(tree.parent.size());
+  const int chunks = chunk_count(ctx.options, bytes);
+  const auto& costs = ctx.instance.costs;
+  const double wire_chunk = bytes / chunks / costs.bandwidth_factor;
+  const double reduce_chunk_s = reduction_time_s(ctx.options, bytes / chunks);
+  auto reduce_s = [&](int r) {
+    return reduce_chunk_s * static_cast<double>(tree.children[size_t(r)].size());
+  };
+  std::vector<double> up(size_t(p), -1), down(size_t(p), -1);  // first chunk's path from the root
+  double pace_s = 0;
+  std::function<void(int)> cost = [&](int r) {  // parents before children (the depth is small)
+    if (up[size_t(r)] >= 0) return;
+    const int parent = tree.parent[size_t(r)];
+    if (parent < 0) {
+      up[size_t(r)] = reduce_s(r);  // the root reduces each chunk before broadcasting it
+      down[size_t(r)] = 0;
+      pace_s = std::max(pace_s, up[size_t(r)]);
+      return;
+    }
+    cost(parent);
+    const double latency = tree.up_latency_s[size_t(r)];
+    const double step = tree.up_sharers[size_t(r)] * wire_chunk / tree.up_bandwidth_Bps[size_t(r)] +
+                        std::max(latency, costs.hop_latency(tree.up_kind[size_t(r)]));
+    up[size_t(r)] = up[size_t(parent)] + step + reduce_s(r);
+    down[size_t(r)] = down[size_t(parent)] + step;
+    const double up_flow = state.up_done[size_t(r)] - state.flows_began - latency;
+    const double down_flow = state.down_done[size_t(r)] - state.flows_began - latency;
+    pace_s = std::max({pace_s, up_flow / chunks + reduce_s(r), down_flow / chunks});
+  };
+  for (int r = 0; r < p; ++r) cost(r);
+  const double first_chunk_s =
+      *std::max_element(up.begin(), up.end()) + *std::max_element(down.begin(), down.end());
+  return state.flows_began + (chunks - 1) * pace_s + first_chunk_s;
+}
+
 }  // namespace
+
+void set_tree_edges(BinaryTree& tree, const std::function<TreeEdge(int from, int to)>& edge) {
+  const size_t p = tree.parent.size();
+  tree.up_kind.assign(p, HopKind::nvlink);
+  tree.up_latency_s.assign(p, 0);
+  tree.up_bandwidth_Bps.assign(p, 0);
+  for (size_t r = 0; r < p; ++r)
+    if (const int parent = tree.parent[r]; parent >= 0) {
+      const TreeEdge e = edge(static_cast<int>(r), parent);
+      tree.up_kind[r] = e.kind;
+      tree.up_latency_s[r] = e.latency_s;
+      tree.up_bandwidth_Bps[r] = e.bandwidth_Bps;
+    }
+}
+
+void set_channel_sharing(std::vector<BinaryTree>& trees) {
+  for (size_t first = 0; first < trees.size(); first += 2) {
+    const size_t last = std::min(first + 2, trees.size());
+    const size_t p = trees[first].parent.size();
+    // Per rank: chain edges to a parent and to children over the channel's trees (the chains
+    // coincide and start together); inter-node edges to children in each tree alone (the mirrored
+    // node trees put a node at different depths, so their first chunks pass at different times).
+    std::vector<int> chain_up(p, 0), chain_down(p, 0);
+    for (size_t t = first; t < last; ++t)
+      for (size_t r = 0; r < p; ++r)
+        if (const int parent = trees[t].parent[r]; parent >= 0 && trees[t].up_kind[r] != HopKind::net) {
+          chain_up[r] += 1;
+          chain_down[size_t(parent)] += 1;
+        }
+    for (size_t t = first; t < last; ++t) {
+      auto& tree = trees[t];
+      tree.up_sharers.assign(p, 1);
+      for (size_t r = 0; r < p; ++r) {
+        const int parent = tree.parent[r];
+        if (parent < 0) continue;
+        if (tree.up_kind[r] != HopKind::net) {
+          tree.up_sharers[r] = std::max(chain_up[r], chain_down[size_t(parent)]);
+          continue;
+        }
+        int net_children = 0;
+        for (int child : tree.children[size_t(parent)])
+          net_children += tree.up_kind[size_t(child)] == HopKind::net;
+        tree.up_sharers[r] = net_children;
+      }
+    }
+  }
+}
 
 std::array<BinaryTree, 2> node_double_tree(int nodes) {
   std::array<BinaryTree, 2> trees;
@@ -169,6 +260,46 @@ void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree
       sends.push_back(ctx.send_async(child, tree_down_channel(tree_index), wire_chunk));
     for (auto& send : sends) send->wait();
   }
+}
+
+void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes) {
+  const int p = static_cast<int>(trees.front().parent.size());
+  const double wire = bytes / ctx.instance.costs.bandwidth_factor;
+  const double now = sg4::Engine::get_clock();
+  // Every tree's flows at this rank, and where to note the end of the ones the model times.
+  std::vector<sg4::CommPtr> flows;
+  std::vector<double*> note_end;
+  auto add = [&](sg4::CommPtr flow, double* end) {
+    flows.push_back(std::move(flow));
+    note_end.push_back(end);
+  };
+  for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
+    const auto& tree = trees[size_t(t)];
+    auto& state = ctx.instance.coarse_tree(t, p);
+    state.flows_began = std::max(state.flows_began, now);
+    const int parent = tree.parent[size_t(ctx.rank)];
+    for (size_t k = 0; k < tree.children[size_t(ctx.rank)].size(); ++k)
+      add(ctx.receive_async(tree_up_channel(t)), nullptr);
+    if (parent >= 0) {
+      add(ctx.send_async(parent, tree_up_channel(t), wire), &state.up_done[size_t(ctx.rank)]);
+      add(ctx.receive_async(tree_down_channel(t)), &state.down_done[size_t(ctx.rank)]);
+    }
+    for (int child : tree.children[size_t(ctx.rank)])
+      add(ctx.send_async(child, tree_down_channel(t), wire), nullptr);
+  }
+  for (size_t k = 0; k < flows.size(); ++k) {
+    flows[k]->wait();
+    if (note_end[k]) *note_end[k] = flows[k]->get_finish_time();
+  }
+  ctx.instance.phase_end(tree_up_channel(0), 0, 0, p)->wait();  // every rank's flows are done
+  double end = 0;
+  for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
+    auto& state = ctx.instance.coarse_tree(t, p);
+    if (state.ends_at < 0) state.ends_at = coarse_pipeline_end(ctx, trees[size_t(t)], state, bytes);
+    end = std::max(end, state.ends_at);
+  }
+  const double delay = end - sg4::Engine::get_clock();
+  if (delay > 0) sg4::this_actor::sleep_for(delay);
 }
 
 }  // namespace dasim::collectives

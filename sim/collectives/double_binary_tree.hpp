@@ -17,6 +17,7 @@
 #include "platform/platform_spec.hpp"
 
 #include <array>
+#include <functional>
 #include <vector>
 
 namespace dasim::collectives {
@@ -25,11 +26,27 @@ struct BinaryTree {
   std::vector<int> parent;                 // -1 for the root
   std::vector<std::vector<int>> children;  // indexed by rank
   int depth = 0;
-  // Per rank, the edge to its parent: what it crosses and the route's latency (set by the
-  // Communicator from the built platform).
+  // Per rank, the edge to its parent: what it crosses, the route's latency and its narrowest
+  // link's rate (set by the Communicator from the built platform).
   std::vector<HopKind> up_kind;
   std::vector<double> up_latency_s;
+  std::vector<double> up_bandwidth_Bps;
+  // Per rank, how many edges share the busier end of its edge to its parent (edges of one kind
+  // leaving or entering one GPU) while a sweep's first chunk crosses it.
+  std::vector<int> up_sharers;
 };
+
+struct TreeEdge {
+  HopKind kind = HopKind::nvlink;
+  double latency_s = 0;
+  double bandwidth_Bps = 0;
+};
+// Fills a tree's per-edge fields from what each rank's edge to its parent crosses.
+void set_tree_edges(BinaryTree& tree, const std::function<TreeEdge(int from, int to)>& edge);
+
+// Sets up_sharers on each pair of trees 2c, 2c + 1 (their chains and heads coincide, so their
+// sweeps cross the same GPU's links at the same time); needs the edges' kinds.
+void set_channel_sharing(std::vector<BinaryTree>& trees);
 
 // The two node-level trees of NCCL's double binary tree over `nodes` nodes (parent and children
 // per node).
@@ -40,10 +57,20 @@ std::array<BinaryTree, 2> node_double_tree(int nodes);
 std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels);
 
 // Reduce sweep (leaves to root) and broadcast sweep (root to leaves) of `bytes` on one tree for
-// ctx.rank; run in two actors so the sweeps pipeline as in NCCL. Each sweep's first chunk waits
-// at least the protocol's hop latency per edge, and the bytes on the wire are chunk / the
-// protocol's bandwidth factor.
+// ctx.rank; run in two actors so the sweeps pipeline as in NCCL. The bytes on the wire are the
+// data / the protocol's bandwidth factor.
+// Fine granularity moves the data in chunks (NCCL's pipeline); each sweep's first chunk waits at
+// least the protocol's hop latency per edge. Coarse granularity moves each edge's data in one flow,
+// all edges at once, as in the pipeline's steady state; once every edge is done it ends the tree
+// when that pipeline would have: the slowest flow / chunks paces the chunks and the first chunk
+// crosses the slowest path up and down, each edge at chunk / its rate plus at least the protocol's
+// hop latency. Far fewer flows for the solver on large trees, for the same time
+// (tests/collectives/nccl_tree_test.cpp).
+// Fine granularity: one actor per sweep and tree.
 void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
+// Coarse granularity: one actor runs ctx.rank's flows of every tree (`bytes` each) and ends when
+// the slowest tree's pipeline would.
+void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes);
 
 }  // namespace dasim::collectives

@@ -105,3 +105,29 @@ TEST(TreeAllreduce, BusBandwidthStaysNearTheNicAggregateAtEveryNodeCount) {
     EXPECT_GE(s[0].busbw_Bps, 0.9 * aggregate) << nodes << " nodes";
   }
 }
+
+TEST(TreeAllreduce, CoarseFlowsMatchTheChunkedPipeline) {
+  // The coarse model (one flow per edge, then fill, drain and the deepest path's latencies) must
+  // give the time of the chunked pipeline it stands in for, at small and large sizes, at node
+  // counts whose trees have depth 1 to 3 plus an 8-GPU chain, with the protocol's latencies on:
+  // within 5% of it at one chunk of latency-bound data and at 1 GiB (256 chunks per tree, where the
+  // slowest edge paces); in between, with 1 to 4 chunks per tree, where the fill's load on each
+  // link matters most and the coarse model counts it statically, within 13%.
+  CollectiveOptions fine;
+  fine.algorithm = Algorithm::tree;
+  fine.protocol = Protocol::simple;
+  fine.granularity = Granularity::fine;
+  CollectiveOptions coarse = fine;
+  coarse.granularity = Granularity::coarse;
+  const std::vector<double> sizes = {64 << 10, 8 << 20, 64 << 20, 1 << 30};
+  for (int nodes : {2, 3, 4, 8}) {
+    const auto spec = load_platform(preset("dgx-a100-hdr.json"), nodes);
+    const auto f = run_collective_sweep(spec, fine, Op::allreduce, sizes);
+    const auto c = run_collective_sweep(spec, coarse, Op::allreduce, sizes);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const double tolerance = i == 0 || i + 1 == sizes.size() ? 0.05 : 0.13;
+      EXPECT_NEAR(c[i].time_s, f[i].time_s, tolerance * f[i].time_s)
+          << nodes << " nodes, " << sizes[i] << " B";
+    }
+  }
+}
