@@ -264,32 +264,53 @@ void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree
 
 void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes) {
   const int p = static_cast<int>(trees.front().parent.size());
+  const int rank = ctx.rank;
   const double wire = bytes / ctx.instance.costs.bandwidth_factor;
   const double now = sg4::Engine::get_clock();
   // Every tree's flows at this rank, and where to note the end of the ones the model times.
   std::vector<sg4::CommPtr> flows;
-  std::vector<double*> note_end;
-  auto add = [&](sg4::CommPtr flow, double* end) {
+  std::vector<std::array<double*, 2>> note_end;
+  auto add = [&](sg4::CommPtr flow, double* end, double* sibling_end = nullptr) {
     flows.push_back(std::move(flow));
-    note_end.push_back(end);
+    note_end.push_back({end, sibling_end});
+  };
+  // The two trees of a channel share their chains: an edge both have (same rank, same parent)
+  // carries both trees' data as one flow of twice the bytes, on the first tree's mailboxes. Equal
+  // flows on one route share it equally, so the merged flow ends when the two would have; the
+  // solver sees half the flows.
+  auto in_sibling = [&](int t, int child, int parent) {
+    return t % 2 == 1 && trees[size_t(t - 1)].parent[size_t(child)] == parent;
   };
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
-    const auto& tree = trees[size_t(t)];
     auto& state = ctx.instance.coarse_tree(t, p);
     state.flows_began = std::max(state.flows_began, now);
-    const int parent = tree.parent[size_t(ctx.rank)];
-    for (size_t k = 0; k < tree.children[size_t(ctx.rank)].size(); ++k)
-      add(ctx.receive_async(tree_up_channel(t)), nullptr);
-    if (parent >= 0) {
-      add(ctx.send_async(parent, tree_up_channel(t), wire), &state.up_done[size_t(ctx.rank)]);
-      add(ctx.receive_async(tree_down_channel(t)), &state.down_done[size_t(ctx.rank)]);
+  }
+  for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
+    const auto& tree = trees[size_t(t)];
+    const bool has_sibling = t % 2 == 0 && size_t(t + 1) < trees.size();
+    auto& state = ctx.instance.coarse_tree(t, p);
+    auto* sibling = has_sibling ? &ctx.instance.coarse_tree(t + 1, p) : nullptr;
+    const int parent = tree.parent[size_t(rank)];
+    auto merged = [&](int child, int parent_of_child) {
+      return has_sibling && trees[size_t(t + 1)].parent[size_t(child)] == parent_of_child;
+    };
+    for (int child : tree.children[size_t(rank)])
+      if (!in_sibling(t, child, rank)) add(ctx.receive_async(tree_up_channel(t)), nullptr);
+    if (parent >= 0 && !in_sibling(t, rank, parent)) {
+      const bool both = merged(rank, parent);
+      add(ctx.send_async(parent, tree_up_channel(t), both ? 2 * wire : wire), &state.up_done[size_t(rank)],
+          both ? &sibling->up_done[size_t(rank)] : nullptr);
+      add(ctx.receive_async(tree_down_channel(t)), &state.down_done[size_t(rank)],
+          both ? &sibling->down_done[size_t(rank)] : nullptr);
     }
-    for (int child : tree.children[size_t(ctx.rank)])
-      add(ctx.send_async(child, tree_down_channel(t), wire), nullptr);
+    for (int child : tree.children[size_t(rank)])
+      if (!in_sibling(t, child, rank))
+        add(ctx.send_async(child, tree_down_channel(t), merged(child, rank) ? 2 * wire : wire), nullptr);
   }
   for (size_t k = 0; k < flows.size(); ++k) {
     flows[k]->wait();
-    if (note_end[k]) *note_end[k] = flows[k]->get_finish_time();
+    for (double* end : note_end[k])
+      if (end) *end = flows[k]->get_finish_time();
   }
   ctx.instance.phase_end(tree_up_channel(0), 0, 0, p)->wait();  // every rank's flows are done
   double end = 0;
