@@ -20,6 +20,55 @@ std::string describe(const nlohmann::json& v) {
   return text;
 }
 
+// Parses `text`, refusing a key that appears twice in one object: nlohmann keeps the last one
+// silently, so `"nodes": 64, "nodes": 2` would run 2 nodes. The parser's callback sees every key;
+// a stack of open containers gives the JSON path of the duplicate.
+nlohmann::json parse_without_duplicate_keys(const std::string& text, const std::string& file) {
+  struct Open {
+    std::string path;
+    bool is_object = true;
+    std::set<std::string> keys;
+    size_t next_index = 0;  // arrays: index of the next element
+    std::string last_key;   // objects: key of the value being read
+  };
+  std::vector<Open> open;
+  auto child_path = [&]() -> std::string {
+    if (open.empty()) return "";
+    const Open& top = open.back();
+    if (top.is_object) return top.path.empty() ? top.last_key : top.path + "." + top.last_key;
+    return fmt::format("{}[{}]", top.path, top.next_index);
+  };
+  auto value_done = [&] {
+    if (!open.empty() && !open.back().is_object) ++open.back().next_index;
+  };
+  using event = nlohmann::json::parse_event_t;
+  auto callback = [&](int, event e, nlohmann::json& parsed) {
+    switch (e) {
+      case event::object_start:
+      case event::array_start:
+        open.push_back({child_path(), e == event::object_start, {}, 0, {}});
+        break;
+      case event::object_end:
+      case event::array_end:
+        open.pop_back();
+        value_done();
+        break;
+      case event::key: {
+        auto& top = open.back();
+        top.last_key = parsed.get<std::string>();
+        if (!top.keys.insert(top.last_key).second)
+          throw InputError(file, child_path(), "duplicate key (each key may appear once in an object)");
+        break;
+      }
+      case event::value:
+        value_done();
+        break;
+    }
+    return true;
+  };
+  return nlohmann::json::parse(text, callback);
+}
+
 }  // namespace
 
 std::string json_type_name(const nlohmann::json& value) {
@@ -34,7 +83,7 @@ nlohmann::json load_json_file(const std::string& file) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   try {
-    return nlohmann::json::parse(buffer.str());
+    return parse_without_duplicate_keys(buffer.str(), file);
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, column 5: ...";
     // a number too large for a double ("1e999") is an out_of_range.406, also bad input (found by
@@ -106,6 +155,18 @@ int64_t ObjectReader::positive_integer(const std::string& key) {
   int64_t n = integer(key);
   if (n <= 0) fail(key, fmt::format("expected a positive integer, got {}", n));
   return n;
+}
+
+int64_t ObjectReader::integer_in(const std::string& key, int64_t lo, int64_t hi) {
+  const int64_t n = integer(key);
+  if (n < lo || n > hi) fail(key, fmt::format("expected an integer in {}..{}, got {}", lo, hi, n));
+  return n;
+}
+
+std::optional<int64_t> ObjectReader::optional_integer_in(const std::string& key, int64_t lo, int64_t hi) {
+  read_keys_.insert(key);
+  if (!has(key)) return std::nullopt;
+  return integer_in(key, lo, hi);
 }
 
 bool ObjectReader::boolean(const std::string& key) {

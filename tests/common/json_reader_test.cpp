@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 using namespace dasim;
 
 namespace {
@@ -83,4 +85,32 @@ TEST(ObjectReader, EnumerationsParseNamesAndAliasesAndListOnlyTheNames) {
   EXPECT_EQ(error_of(R"({"a": "blue"})", [](ObjectReader& r) { r.enumeration("a", kColourNames); }),
             "f.json: top.a: expected one of red, green, got \"blue\"");
   EXPECT_EQ(kColourNames.name(Colour::green), "green");  // the alias is never printed
+}
+
+namespace {
+std::string load_error(const std::string& text) {
+  const std::string file = ::testing::TempDir() + "/dup.json";
+  {
+    std::ofstream out(file);
+    out << text;
+  }
+  try {
+    load_json_file(file);
+  } catch (const InputError& e) {
+    return std::string(e.what()).substr(file.size());
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST(LoadJsonFile, RefusesADuplicateKeyWithItsPath) {
+  // nlohmann keeps the last of two equal keys; a user who wrote both meant one of them.
+  EXPECT_EQ(load_error(R"({"nodes": 64, "nodes": 2})"),
+            ": nodes: duplicate key (each key may appear once in an object)");
+  EXPECT_EQ(load_error(R"({"platforms": [{"file": "a"}, {"file": "b", "nodes": [1], "file": "c"}]})"),
+            ": platforms[1].file: duplicate key (each key may appear once in an object)");
+  EXPECT_EQ(load_error(R"({"a": {"b": [[1, {"x": 1, "x": 2}]]}})"),
+            ": a.b[0][1].x: duplicate key (each key may appear once in an object)");
+  // The same key in sibling objects, or nested under itself, is fine.
+  EXPECT_EQ(load_error(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})"), "(no error)");
 }
