@@ -71,6 +71,9 @@ void run(const CollectiveArgs& a) {
   const double min_bytes = parse_size(a.min_bytes, "--min-bytes");
   const double max_bytes = parse_size(a.max_bytes, "--max-bytes");
   if (min_bytes <= 0) throw InputError("--min-bytes: expected a size > 0 bytes");
+  for (const auto& [flag, value] : {std::pair{"--min-bytes", min_bytes}, std::pair{"--max-bytes", max_bytes}})
+    if (value > collectives::kMaxCollectiveBytes)
+      throw InputError(fmt::format("{}: expected a size <= 2^50 bytes (1 PiB), got {} bytes", flag, value));
   auto sizes = collectives::geometric_sizes(min_bytes, max_bytes, a.factor);
   if (op != collectives::Op::allreduce && options.algorithm != collectives::Algorithm::ring &&
       options.algorithm != collectives::Algorithm::automatic)

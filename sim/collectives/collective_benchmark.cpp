@@ -10,7 +10,10 @@
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 namespace sg4 = simgrid::s4u;
 
@@ -82,6 +85,12 @@ std::vector<double> geometric_sizes(double min_bytes, double max_bytes, double f
   if (!(min_bytes > 0)) throw InputError("--min-bytes must be > 0");
   if (max_bytes < min_bytes) throw InputError("--max-bytes must be >= --min-bytes");
   if (!(factor > 1)) throw InputError("--factor must be > 1");
+  // nccl-tests sweeps have tens of sizes; a factor barely above 1 would simulate millions.
+  const double count = std::floor(std::log(max_bytes / min_bytes) / std::log(factor)) + 1;
+  if (count > 1000)
+    throw InputError(
+        fmt::format("--factor {} gives {:.0f} sizes from --min-bytes to --max-bytes; expected at most 1000",
+                    factor, count));
   std::vector<double> sizes;
   for (double s = min_bytes; s <= max_bytes * (1 + 1e-12); s *= factor) sizes.push_back(s);
   return sizes;

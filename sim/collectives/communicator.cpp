@@ -128,6 +128,8 @@ void Communicator::check_call(int rank, double bytes) const {
   if (rank < 0 || rank >= size())
     throw std::logic_error(fmt::format("rank {} outside 0..{}", rank, size() - 1));
   if (!(bytes > 0)) throw InputError(fmt::format("collective size must be > 0 bytes, got {}", bytes));
+  if (bytes > kMaxCollectiveBytes)
+    throw InputError(fmt::format("collective size must be <= 1 PiB (2^50 bytes), got {} bytes", bytes));
 }
 
 std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, double bytes) {

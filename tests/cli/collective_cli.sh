@@ -67,6 +67,14 @@ expect_bad_input "--min-bytes 0" "--min-bytes" run8 --min-bytes 0
 expect_bad_input "--min-bytes -5" "--min-bytes" run8 --min-bytes -5
 expect_bad_input "--max-bytes below --min-bytes" "--max-bytes" run8 --min-bytes 1M --max-bytes 1K
 expect_bad_input "--factor 1" "--factor" run8 --factor 1
+# Beyond what flows represent exactly: 1e30 bytes ran and printed 1.07e12 GB/s on a 12.5 GB/s link.
+expect_bad_input "--max-bytes 1e30" "--max-bytes: expected a size <= 2^50 bytes (1 PiB), got 1e+30 bytes" \
+  run8 --min-bytes 1e6 --max-bytes 1e30
+expect_bad_input "--min-bytes 2P" "--min-bytes: expected a size <= 2^50 bytes" run8 --min-bytes 2251799813685248 \
+  --max-bytes 4503599627370496
+# A factor barely above 1 would simulate millions of sizes without a word.
+expect_bad_input "--factor 1.0000001" "sizes from --min-bytes to --max-bytes; expected at most 1000" \
+  run8 --factor 1.0000001
 expect_bad_input "group of 0 ranks (--nodes 0)" "--nodes" \
   "$BIN/dasim" collective --platform "$flat" --nodes 0 --quiet
 expect_bad_input "unknown platform file" "nope.json: cannot open file" \
