@@ -36,6 +36,9 @@ class ObjectReader {
   double number(const std::string& key);
   int64_t integer(const std::string& key);
   int64_t positive_integer(const std::string& key);
+  // An integer in [lo, hi]: what the simulator represents (counts that index arrays, sizes that
+  // multiply into FLOPs) rather than all of int64.
+  int64_t integer_in(const std::string& key, int64_t lo, int64_t hi);
   bool boolean(const std::string& key);
   double bandwidth_Bps(const std::string& key);
   double time_s(const std::string& key);
@@ -51,6 +54,7 @@ class ObjectReader {
   std::optional<std::string> optional_string(const std::string& key);
   std::optional<double> optional_number(const std::string& key);
   std::optional<int64_t> optional_positive_integer(const std::string& key);
+  std::optional<int64_t> optional_integer_in(const std::string& key, int64_t lo, int64_t hi);
   std::optional<bool> optional_boolean(const std::string& key);
   std::optional<double> optional_bandwidth_Bps(const std::string& key);
   std::optional<double> optional_time_s(const std::string& key);

@@ -1,6 +1,7 @@
 #include "scenario/limits.hpp"
 
 #include "common/errors.hpp"
+#include "schedules/periods.hpp"
 #include "workload/buckets.hpp"
 
 #include <fmt/format.h>
@@ -86,17 +87,32 @@ void check_gpu_counts(const Scenario& sc, const Limits& limits) {
   }
 }
 
+// The iterations a configuration of schedule `spec` simulates: warm-up and measured run each
+// rounded up to whole synchronisation periods (training_simulation.cpp), so tau decides too.
+int64_t simulated_iterations(const Scenario& sc, const schedules::ScheduleSpec& spec) {
+  return schedules::whole_periods(sc.warmup, spec) +
+         schedules::whole_periods(std::max(1, sc.iterations), spec);
+}
+
 // 2. Iterations: the whole run's estimate is quoted.
 void check_iterations(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits,
                       double total_s) {
-  const int64_t iterations = static_cast<int64_t>(sc.iterations) + sc.warmup;
-  if (iterations > limits.max_iterations)
+  for (size_t s = 0; s < sc.schedules.size(); ++s) {
+    const auto& spec = sc.schedules[s];
+    const int64_t iterations = simulated_iterations(sc, spec);
+    if (iterations <= limits.max_iterations) continue;
+    const std::string rounded =
+        schedules::sync_period(spec) > 1
+            ? fmt::format(", rounded up to whole periods of tau = {}: {} iterations,", spec.tau, iterations)
+            : "";
     throw InputError(
-        sc.file, "iterations",
-        fmt::format("{} iterations + {} warmup would take ~{} for the {} configurations (limit: {} "
+        sc.file,
+        spec.kind == schedules::ScheduleKind::sgd ? "iterations" : fmt::format("schedules[{}].tau", s),
+        fmt::format("{} iterations + {} warmup{} would take ~{} for the {} configurations (limit: {} "
                     "iterations){}",
-                    sc.iterations, sc.warmup, human_duration(total_s), configs.size(), limits.max_iterations,
-                    kRefusing));
+                    sc.iterations, sc.warmup, rounded, human_duration(total_s), configs.size(),
+                    limits.max_iterations, kRefusing));
+  }
 }
 
 // 3. Tiny gradient buckets on many GPUs: one allreduce per layer, each over every GPU.
@@ -143,9 +159,9 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
   check_gpu_counts(sc, limits);
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
-  const int64_t iterations = static_cast<int64_t>(sc.iterations) + sc.warmup;
   for (const auto& c : configs)
-    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s * static_cast<double>(iterations);
+    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s *
+               static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
   check_iterations(sc, configs, limits, total_s);
   check_bucket_caps(sc, configs, limits);
   check_configuration_count(sc, configs, limits, total_s);

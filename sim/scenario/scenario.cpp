@@ -38,7 +38,10 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
     if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
     spec.overlap = s.optional_boolean("overlap").value_or(true);
   } else {
-    spec.tau = static_cast<int>(s.positive_integer("tau"));
+    const int64_t tau = s.positive_integer("tau");
+    if (tau > std::numeric_limits<int>::max())
+      s.fail("tau", fmt::format("expected a tau below 2^31, got {}", tau));
+    spec.tau = static_cast<int>(tau);
     if (spec.kind == schedules::ScheduleKind::dasgd) {
       auto d = s.integer("delay");
       if (d < 0 || d > spec.tau)
@@ -77,7 +80,7 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   } else {
     name = w.string("name");
   }
-  if (auto seq = w.optional_positive_integer("sequence_length"))
+  if (auto seq = w.optional_integer_in("sequence_length", 1, 1 << 20))
     options.sequence_length = static_cast<int>(*seq);
   w.finish();
   return workload::load_workload(name, options);
@@ -219,7 +222,9 @@ Scenario load_scenario(const std::string& file) {
   sc.file = file;
   sc.name = top.optional_string("name").value_or(fs::path(file).stem().string());
   sc.description = top.optional_string("description").value_or("");
-  sc.batch_per_gpu = static_cast<int>(top.positive_integer("batch_per_gpu"));
+  // 2^20 samples per GPU: far above any real per-GPU batch, and the sample counts derived from it
+  // (x GPUs x iterations) stay exact.
+  sc.batch_per_gpu = static_cast<int>(top.integer_in("batch_per_gpu", 1, 1 << 20));
   sc.precision = top.optional_choice("precision", calibration::precision_names()).value_or("fp32");
   std::optional<std::string> calibration_override;
   if (auto c = top.optional_string("calibration")) {

@@ -40,6 +40,14 @@ refused gpus_edge "platforms[0].nodes[0]: 8193 nodes x 8 GPUs = 65544 GPUs"
 scenario iterations flat-100gbe-64 "1, 2" 1000000
 refused iterations "iterations: 1000000 iterations + 4 warmup would take ~" "limit: 100000 iterations"
 
+# The limit holds for what is simulated: warm-up and run rounded up to whole tau periods. tau 200000
+# ran 400,000 iterations; tau 1e9 ran until killed with "ETA 0 s".
+scenario tau flat-100gbe-64 "1, 2" 8 '{"type": "local_sgd", "tau": 200000}'
+refused tau "schedules[0].tau: 8 iterations + 4 warmup, rounded up to whole periods of tau = 200000: 400000 iterations," \
+  "limit: 100000 iterations"
+scenario tau_huge flat-100gbe-64 "1, 2" 8 '{"type": "dasgd", "tau": 1000000000, "delay": 1}'
+refused tau_huge "schedules[0].tau: 8 iterations + 4 warmup, rounded up to whole periods of tau = 1000000000: 2000000000 iterations,"
+
 scenario bucket flat-100gbe-64 "2048" 8 '{"type": "sgd", "bucket_cap": "512B"}'
 refused bucket "schedules[0].bucket_cap: a 512 B bucket cap on 2048 GPUs makes" "allreduces of resnet50 per iteration"
 
@@ -53,6 +61,14 @@ scenario wrapped flat-100gbe-64 "4294967296"
 "$BIN/dasim" run "$work/wrapped.json" --out "$work/out-wrapped" 2>"$work/stderr"
 [ $? = 2 ] && grep -qF "platforms[0].nodes[0]: expected a positive node count below 2^31" "$work/stderr" ||
   fail "wrapped: $(cat "$work/stderr")"
+
+# A batch that does not fit an int wrapped to -727379968 and was refused later without file or path.
+scenario batch flat-100gbe-64 "1"
+sed -i 's/"batch_per_gpu": 32/"batch_per_gpu": 1000000000000/' "$work/batch.json"
+"$BIN/dasim" run "$work/batch.json" --out "$work/out-batch" 2>"$work/stderr"
+[ $? = 2 ] && grep -qF "$work/batch.json: batch_per_gpu: expected an integer in 1..1048576, got 1000000000000" "$work/stderr" ||
+  fail "batch: $(cat "$work/stderr")"
+echo "ok: batch: $(cat "$work/stderr")"
 
 # --force: the iterations scenario starts simulating (interrupted after its children start).
 "$BIN/dasim" run "$work/iterations.json" --out "$work/out-force" --force --quiet >/dev/null 2>"$work/stderr" &
