@@ -3,6 +3,8 @@
 // and prints the summary table.
 #include "commands.hpp"
 #include "common/atomic_file.hpp"
+#include "common/errors.hpp"
+#include "common/result_directory.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
@@ -45,6 +47,8 @@ std::string network_models(const scenario::Scenario& sc) {
 void run(const RunArgs& a) {
   auto sc = scenario::load_scenario(a.scenario);
   if (!a.force) scenario::check_limits(sc, scenario::expand(sc));
+  // Before anything is simulated: a bad --out fails now, not after the run.
+  ResultDirectory out(a.out, a.force);
   runtime::install_interrupt_handlers();  // SIGINT/SIGTERM: children killed, no results written
   scenario::RunOptions options;
   options.jobs = a.jobs;
@@ -53,7 +57,7 @@ void run(const RunArgs& a) {
   auto output = scenario::run_scenario(sc, options);
 
   namespace fs = std::filesystem;
-  const fs::path dir(a.out);
+  const fs::path& dir = out.staging();
   nlohmann::ordered_json doc;
   doc["scenario"] = sc.name;
   doc["scenario_file"] = sc.file;
@@ -71,6 +75,17 @@ void run(const RunArgs& a) {
     write_file_atomically((dir / fmt::format("trace-{}.json", output.trace->index)).string(),
                           trace.dump() + "\n");
   }
+  std::vector<std::string> plots;
+  if (a.plot) try {
+      for (const auto& file : report::make_plots((dir / "results.csv").string(), dir.string(),
+                                                 sc.sweep ? platform::sweep_column(sc.sweep->parameter) : ""))
+        plots.push_back((out.final_path() / fs::path(file).filename()).string());
+    } catch (const RuntimeFailure&) {
+      runtime::throw_if_interrupted();  // the plotter died of the same Ctrl-C: an interruption
+      throw;
+    }
+  runtime::throw_if_interrupted();  // a signal while plotting: still nothing left behind
+  out.commit();
 
   fmt::print("{}", report::summary_table(output.rows));
   // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
@@ -78,12 +93,8 @@ void run(const RunArgs& a) {
   for (const auto& row : output.rows) calibrations.insert(row.calibration);
   for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
   fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(),
-             output.wall_s, (dir / "results.csv").string());
-  if (a.plot) {
-    auto files = report::make_plots((dir / "results.csv").string(), dir.string(),
-                                    sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "");
-    for (const auto& f : files) fmt::print("plot: {}\n", f);
-  }
+             output.wall_s, (out.final_path() / "results.csv").string());
+  for (const auto& f : plots) fmt::print("plot: {}\n", f);
 }
 
 }  // namespace
@@ -98,7 +109,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--force", a->force, "Run even beyond the GPU/iteration/bucket limits (docs/hardening.md)");
+  cmd->add_flag("--force", a->force,
+                "Run even beyond the GPU/iteration/bucket limits, and into a directory holding other files "
+                "(docs/hardening.md)");
   cmd->add_flag("--plot", a->plot, "Also draw scale-up, efficiency and breakdown plots (analysis/)");
   cmd->callback([a] { run(*a); });
 }

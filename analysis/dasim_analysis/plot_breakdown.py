@@ -88,6 +88,7 @@ def main(argv=None, prog=None):
     parser = argparse.ArgumentParser(prog=prog, description="Stacked bars of compute / hidden / exposed "
                                      "communication per iteration from a dasim results.csv.")
     parser.add_argument("results", metavar="RESULTS.csv")
+    parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
     args = parser.parse_args(argv)
 
@@ -105,4 +106,5 @@ def main(argv=None, prog=None):
     figure.suptitle("Time breakdown per iteration (mean over workers)", fontsize=13)
     figure.tight_layout()
     save_figure(figure, args.output)
-    print(f"wrote {args.output}", file=sys.stderr)
+    if not args.quiet:
+        print(f"wrote {args.output}", file=sys.stderr)

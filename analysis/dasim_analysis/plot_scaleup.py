@@ -69,6 +69,7 @@ def main(argv=None, prog=None):
     parser = argparse.ArgumentParser(prog=prog, description="Speedup and efficiency vs GPUs from a dasim "
                                      "results.csv, one panel per (workload, platform).")
     parser.add_argument("results", metavar="RESULTS.csv")
+    parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True,
                         help="speedup figure")
     parser.add_argument("--efficiency-out", metavar="FILE2.png",
@@ -81,4 +82,5 @@ def main(argv=None, prog=None):
     save_figure(draw(plt, frame, "speedup"), args.output)
     efficiency_out = args.efficiency_out or efficiency_path(args.output)
     save_figure(draw(plt, frame, "efficiency"), efficiency_out)
-    print(f"wrote {args.output} and {efficiency_out}", file=sys.stderr)
+    if not args.quiet:
+        print(f"wrote {args.output} and {efficiency_out}", file=sys.stderr)

@@ -152,6 +152,7 @@ def main(argv=None, prog=None):
     parser = argparse.ArgumentParser(prog=prog, description="Efficiency vs inter-node bandwidth from a dasim "
                                      "bandwidth sweep, with the slowest bandwidth keeping 90%.")
     parser.add_argument("results", metavar="RESULTS.csv")
+    parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
     parser.add_argument("--bandwidth-column", metavar="COL", default=DEFAULT_COLUMN,
                         help=f"sweep column with the bandwidth (default {DEFAULT_COLUMN})")
@@ -168,4 +169,5 @@ def main(argv=None, prog=None):
     print_table(summary, column)
     plt = pyplot()
     save_figure(draw(plt, frame, column, summary), args.output)
-    print(f"wrote {args.output}", file=sys.stderr)
+    if not args.quiet:
+        print(f"wrote {args.output}", file=sys.stderr)

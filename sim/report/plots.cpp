@@ -6,6 +6,8 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 
@@ -28,7 +30,12 @@ void run_script(const std::vector<std::string>& args) {
   if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
     throw RuntimeFailure(fmt::format("cannot start {}", args[0]));
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw RuntimeFailure(fmt::format("cannot wait for {}", args[1]));
+    // A signal reached dasim (an interrupted `dasim run`): the plot is not wanted any more, and
+    // must not outlive the run.
+    kill(pid, SIGTERM);
+  }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw RuntimeFailure(
         fmt::format("{} failed (exit status {})", args[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1));
@@ -54,15 +61,17 @@ std::vector<std::string> make_plots(const std::string& results_csv, const std::s
     throw RuntimeFailure(fmt::format("the analysis scripts are not in {} (set DASIM_ANALYSIS_DIR)", dir));
   std::vector<std::string> written;
   auto out = [&](const std::string& name) { return (std::filesystem::path(out_dir) / name).string(); };
-  run_script({python(), dir + "/plot_scaleup.py", results_csv, "-o", out("scaleup.png"), "--efficiency-out",
-              out("scaleup_efficiency.png")});
+  // --quiet: the scripts' "wrote FILE" lines would name the staging directory; the caller reports
+  // the final paths.
+  run_script({python(), dir + "/plot_scaleup.py", "--quiet", results_csv, "-o", out("scaleup.png"),
+              "--efficiency-out", out("scaleup_efficiency.png")});
   written.push_back(out("scaleup.png"));
   written.push_back(out("scaleup_efficiency.png"));
-  run_script({python(), dir + "/plot_breakdown.py", results_csv, "-o", out("breakdown.png")});
+  run_script({python(), dir + "/plot_breakdown.py", "--quiet", results_csv, "-o", out("breakdown.png")});
   written.push_back(out("breakdown.png"));
   if (!sweep_column.empty()) {
-    run_script({python(), dir + "/plot_sizing.py", results_csv, "-o", out("sizing.png"), "--bandwidth-column",
-                sweep_column});
+    run_script({python(), dir + "/plot_sizing.py", "--quiet", results_csv, "-o", out("sizing.png"),
+                "--bandwidth-column", sweep_column});
     written.push_back(out("sizing.png"));
   }
   return written;
