@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ std::string tagged(char kind, std::string_view text) {
 }
 
 Child start_child(const std::function<std::string()>& body) {
+  const pid_t parent = ::getpid();
   int fds[2];
   if (::pipe(fds) != 0) throw RuntimeFailure(std::string("pipe: ") + std::strerror(errno));
   std::fflush(stdout);
@@ -45,6 +47,11 @@ Child start_child(const std::function<std::string()>& body) {
   if (pid < 0) throw RuntimeFailure(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
+    // Die with the parent: a `kill -9` of dasim must not leave simulations running (and holding
+    // their memory) until their configuration ends. The check closes the window in which the
+    // parent died before prctl.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     reset_interrupt_handlers();
     std::string message;
     try {
@@ -88,9 +95,16 @@ std::string finish_child(Child& child) {
   int status = 0;
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFSIGNALED(status))
-    throw RuntimeFailure(fmt::format("simulation process died with signal {} ({})", WTERMSIG(status),
-                                     strsignal(WTERMSIG(status))));
+  if (WIFSIGNALED(status)) {
+    // Nothing in dasim sends its own children SIGKILL except on interruption (handled before),
+    // so a SIGKILL is almost always the kernel's out-of-memory killer.
+    const bool killed = WTERMSIG(status) == SIGKILL;
+    throw RuntimeFailure(fmt::format("simulation process died with signal {} ({}){}", WTERMSIG(status),
+                                     strsignal(WTERMSIG(status)),
+                                     killed ? ": killed, likely by the out-of-memory killer (see the "
+                                              "kernel log; the estimate is in docs/hardening.md)"
+                                            : ""));
+  }
   if (child.data.empty())
     throw RuntimeFailure(fmt::format("simulation process exited with status {} without a result",
                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1));
@@ -108,9 +122,7 @@ std::string finish_child(Child& child) {
   }
 }
 
-// On SIGINT/SIGTERM (interruption.hpp): the children are killed and reaped, then Interrupted.
-void stop_children_if_interrupted(std::map<size_t, Child>& running) {
-  if (!interrupt_signal()) return;
+void kill_and_reap(std::map<size_t, Child>& running) {
   for (auto& [index, child] : running) ::kill(child.pid, SIGKILL);
   for (auto& [index, child] : running) {
     ::close(child.fd);
@@ -118,6 +130,12 @@ void stop_children_if_interrupted(std::map<size_t, Child>& running) {
     }
   }
   running.clear();
+}
+
+// On SIGINT/SIGTERM (interruption.hpp): the children are killed and reaped, then Interrupted.
+void stop_children_if_interrupted(std::map<size_t, Child>& running) {
+  if (!interrupt_signal()) return;
+  kill_and_reap(running);
   throw_if_interrupted();
 }
 
@@ -130,19 +148,18 @@ std::string run_isolated(const std::function<std::string()>& body) {
 }
 
 std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
-                                               int jobs, const std::function<void(size_t)>& on_done) {
+                                               int jobs, const std::function<void(size_t)>& on_done,
+                                               const std::function<std::string(size_t)>& name_of) {
   std::vector<std::string> results(bodies.size());
   std::map<size_t, Child> running;
-  std::exception_ptr first_error;
   size_t next = 0;
   if (jobs < 1) jobs = 1;
   while (next < bodies.size() || !running.empty()) {
     stop_children_if_interrupted(running);
-    while (!first_error && next < bodies.size() && running.size() < static_cast<size_t>(jobs)) {
+    while (next < bodies.size() && running.size() < static_cast<size_t>(jobs)) {
       running.emplace(next, start_child(bodies[next]));
       ++next;
     }
-    if (first_error && running.empty()) break;
     std::vector<pollfd> fds;
     std::vector<size_t> order;
     for (auto& [index, child] : running) {
@@ -160,15 +177,22 @@ std::vector<std::string> run_isolated_parallel(const std::vector<std::function<s
       if (pump(child)) continue;
       try {
         results[order[i]] = finish_child(child);
-        if (on_done) on_done(order[i]);
+      } catch (const RuntimeFailure& e) {
+        // Reported at once: the siblings' results are of no use without this one, and they may
+        // run for hours. The failure names the job.
+        running.erase(order[i]);
+        kill_and_reap(running);
+        if (!name_of) throw;
+        throw RuntimeFailure(fmt::format("{}: {}", name_of(order[i]), e.what()));
       } catch (...) {
-        if (!first_error) first_error = std::current_exception();
+        running.erase(order[i]);
+        kill_and_reap(running);
+        throw;
       }
+      if (on_done) on_done(order[i]);
       running.erase(order[i]);
     }
-    if (first_error && next < bodies.size()) next = bodies.size();  // start nothing new
   }
-  if (first_error) std::rethrow_exception(first_error);
   return results;
 }
 

@@ -15,9 +15,12 @@ namespace dasim::runtime {
 std::string run_isolated(const std::function<std::string()>& body);
 
 // Runs `bodies` with at most `jobs` children at a time; results in input order. `on_done(i)` is
-// called in the parent as each finishes (progress reporting). The first failure is rethrown after
-// the running children have finished.
+// called in the parent as each finishes (progress reporting). The first failure is rethrown at
+// once, the other running children killed and reaped; a RuntimeFailure (a child that died or
+// failed) is prefixed with `name_of(i)` when given. Children die with the parent
+// (PR_SET_PDEATHSIG).
 std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
-                                               int jobs, const std::function<void(size_t)>& on_done = {});
+                                               int jobs, const std::function<void(size_t)>& on_done = {},
+                                               const std::function<std::string(size_t)>& name_of = {});
 
 }  // namespace dasim::runtime

@@ -4,6 +4,8 @@
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -12,6 +14,16 @@ namespace {
 
 std::function<std::string()> job(engine::TrainingConfig config) {
   return [config = std::move(config)] { return engine::to_wire(engine::simulate_training(config)); };
+}
+
+// "resnet50, sgd on dgx1-v100-edr x 128 nodes (1024 GPUs)": what a user finds in the scenario.
+std::string job_name(const Scenario& sc, const Configuration& c) {
+  const auto& spec = sc.platforms[c.platform].spec;
+  std::string name = fmt::format("{}, {} on {} x {} nodes ({} GPUs)", sc.workloads[c.workload].name,
+                                 schedules::describe(sc.schedules[c.schedule]), spec.name, c.nodes,
+                                 static_cast<int64_t>(c.nodes) * spec.gpus_per_node);
+  if (c.sweep_value) name += fmt::format(", {} = {}", sc.sweep->parameter, *c.sweep_value);
+  return name;
 }
 
 }  // namespace
@@ -50,6 +62,7 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
   for (const auto& c : configs) {
     if (jobs.baseline_job.emplace(baseline_key(c), jobs.bodies.size()).second) {
       jobs.bodies.push_back(job(training_config(sc, c, true)));
+      jobs.names.push_back("the 1-GPU baseline of " + job_name(sc, c));
       gpus.push_back(1);
     }
   }
@@ -59,6 +72,7 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
     if (trace_index && *trace_index == i) t.trace_ranks = trace_ranks;
     gpus.push_back(configs[i].nodes * sc.platforms[configs[i].platform].spec.gpus_per_node);
     jobs.bodies.push_back(job(std::move(t)));
+    jobs.names.push_back(fmt::format("configuration {} ({})", i, job_name(sc, configs[i])));
   }
   jobs.run_order.resize(jobs.bodies.size());
   std::iota(jobs.run_order.begin(), jobs.run_order.end(), 0);

@@ -28,6 +28,7 @@ struct SimulationJobs {
   std::vector<std::function<std::string()>> bodies;  // baselines first, then configurations in order
   size_t first_configuration = 0;                    // index in bodies of configuration 0
   std::vector<size_t> run_order;                     // indices into bodies, largest first
+  std::vector<std::string> names;                    // per body, for messages about it
   std::map<BaselineKey, size_t> baseline_job;        // index in bodies
 
   size_t baseline_of(const Configuration& c) const { return baseline_job.at(baseline_key(c)); }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SIGINT / SIGTERM during `dasim run --jobs 2`: the run must end with one line
 # "dasim: interrupted (SIGxxx)", exit status 128 + signal (130 / 143), leave no results file and no
-# temporary file in the output directory, and leave no simulation child running.
+# temporary file in the output directory, and leave no simulation child running; a SIGKILL of
+# dasim takes its children with it.
 source "$2/tests/lib/cli_strict.sh"
 
 for sig in INT TERM; do
@@ -43,4 +44,26 @@ for sig in INT TERM; do
   done
   echo "ok: SIG$sig -> exit $status, no results, children $(echo $children) gone"
 done
+
+# kill -9 of the parent cannot be handled: its children must die with it (PR_SET_PDEATHSIG), not
+# run on as orphans holding their memory until their configuration ends.
+"$BIN/dasim" run "$SRC/scenarios/paper-scaleup.json" --out "$work/out-KILL" --jobs 2 --quiet >/dev/null 2>&1 &
+pid=$!
+children=""
+for _ in $(seq 1 300); do
+  children=$(pgrep -P "$pid" || true)
+  [ -n "$children" ] && break
+  sleep 0.1
+done
+[ -n "$children" ] || fail "SIGKILL: no simulation child started"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+for _ in $(seq 1 50); do
+  alive=""
+  for c in $children; do kill -0 "$c" 2>/dev/null && alive="$alive $c"; done
+  [ -z "$alive" ] && break
+  sleep 0.1
+done
+[ -z "$alive" ] || fail "SIGKILL of the parent left children running:$alive"
+echo "ok: SIGKILL of the parent -> children $(echo $children) gone"
 echo "PASS"

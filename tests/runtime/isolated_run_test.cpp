@@ -5,8 +5,11 @@
 #include "common/errors.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <csignal>
+#include <fstream>
 #include <string>
 
 using namespace dasim;
@@ -58,4 +61,35 @@ TEST(IsolatedRun, TheFirstFailureOfAParallelRunIsRethrown) {
   std::vector<std::function<std::string()>> bodies{
       [] { return std::string("fine"); }, []() -> std::string { throw InputError("bad input in job 1"); }};
   EXPECT_THROW(runtime::run_isolated_parallel(bodies, 2), InputError);
+}
+
+TEST(IsolatedRun, AChildThatDiesIsReportedAtOnceNamedAndItsSiblingsKilled) {
+  // Job 1 is killed as the OOM killer would (SIGKILL) while job 0 would run for a minute: the run
+  // must fail now, name job 1, say what a SIGKILL likely means, and leave no sibling running.
+  const std::string pid_file = ::testing::TempDir() + "/sibling.pid";
+  std::vector<std::function<std::string()>> bodies{
+      [pid_file] {
+        std::ofstream(pid_file) << ::getpid();
+        ::sleep(60);
+        return std::string("late");
+      },
+      []() -> std::string {
+        ::usleep(300000);  // let the sibling start and write its pid
+        ::raise(SIGKILL);
+        return "";
+      }};
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    runtime::run_isolated_parallel(bodies, 2, {}, [](size_t i) { return "job " + std::to_string(i); });
+    FAIL() << "no exception";
+  } catch (const RuntimeFailure& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("job 1: simulation process died with signal 9", 0), 0u) << what;
+    EXPECT_NE(what.find("likely by the out-of-memory killer"), std::string::npos) << what;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  pid_t sibling = 0;
+  std::ifstream(pid_file) >> sibling;
+  ASSERT_GT(sibling, 0);
+  EXPECT_NE(::kill(sibling, 0), 0) << "the sibling is still running";
 }
