@@ -163,7 +163,11 @@ std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double byte
 PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
   check_call(rank, bytes);
   const double now = sg4::Engine::get_clock();
-  if (size() == 1) return std::make_shared<PendingCollective>(0, now);
+  if (size() == 1) {  // nothing to exchange: done at once
+    auto alone = std::make_shared<PendingCollective>(0, now);
+    alone->set_choice("none (1 rank)");
+    return alone;
+  }
   auto instance = instance_for(rank, op, bytes);
   std::vector<PartBody> bodies = part_bodies(rank, op, bytes, instance->choice);
   auto pending =

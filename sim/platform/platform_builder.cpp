@@ -137,8 +137,12 @@ sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallback
       return fat_tree(sg4::FatTreeParams(2, {radix, leaves}, {1, spines}, {1, 1}));
     }
     case FabricTopology::torus: {
+      // A dimension of size 1 has no links (SimGrid would declare a node's link to itself twice
+      // and abort), so it is left out; a torus of one node is that node alone on a switch.
       std::vector<unsigned long> dims;
-      for (int d : torus_dimensions(spec.fabric, spec.nodes)) dims.push_back(static_cast<unsigned long>(d));
+      for (int d : torus_dimensions(spec.fabric, spec.nodes))
+        if (d > 1) dims.push_back(static_cast<unsigned long>(d));
+      if (dims.empty()) return fat_tree(sg4::FatTreeParams(1, {1}, {1}, {1}));
       return sg4::create_torus_zone("fabric", nullptr, dims, callbacks, node_link_Bps, latency_s, policy);
     }
   }

@@ -16,6 +16,8 @@ PlatformSpec single_gpu(const PlatformSpec& spec) {
   one.gpus_per_node = 1;
   one.nvlink.reset();
   one.nvswitch.reset();
+  // An explicit torus shape describes the full cluster; the baseline's one node is a 1-torus.
+  if (!one.fabric.torus_dimensions.empty()) one.fabric.torus_dimensions = {1};
   NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, 0))];
   nic.gpus = {0};
   one.nics = {nic};

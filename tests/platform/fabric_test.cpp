@@ -119,6 +119,33 @@ TEST(Fabric, TorusLatencyCountsHopsWithWrapAround) {
   EXPECT_DOUBLE_EQ(dasim::platform::bisection_bandwidth_Bps(spec), 2 * 4 * 10e9);
 }
 
+// `dimensions: 2` (a near-square torus) at 1, 2, 8 and 64 nodes: every size builds and runs (a
+// torus of 1 node, or with a dimension of 1, made SimGrid abort on a link declared twice), and node
+// 0 -> the last node crosses the hops of the shortest way round each ring, 1 us each.
+TEST(Fabric, TorusOfRankTwoRunsAtEverySize) {
+  auto file = write_temp("torus-rank2.json", R"({
+    "nodes": 4,
+    "node": {"gpus": 1, "gpu": {"model": "test", "speed": "1Tf"},
+             "nics": [{"name": "nic", "gpus": [0], "link": {"bandwidth": "100GBps", "latency": 0}}]},
+    "fabric": {"topology": "torus", "link": {"bandwidth": "10GBps", "latency": "1us"}, "dimensions": 2}
+  })");
+  // (nodes, hops from node 0 to the last): 2 = 2x1, one hop; 8 = 4x2, the last node (3, 1) is one
+  // hop back round the ring of 4 and one across the ring of 2; 64 = 8x8, (7, 7) is 1 + 1 hops.
+  for (auto [nodes, hops] : {std::pair{2, 1}, std::pair{8, 2}, std::pair{64, 2}}) {
+    auto spec = load_platform(file, nodes);
+    const double bytes = 1e3;
+    EXPECT_NEAR(dasim::testing::simulate_transfers(spec, {{0, nodes - 1}}, bytes)[0],
+                hops * 1e-6 + bytes / 10e9, 1e-9)
+        << nodes << " nodes";
+  }
+  auto one = load_platform(file, 1);
+  EXPECT_NO_THROW(dasim::runtime::run_isolated([&] {
+    dasim::runtime::Simulation simulation(one);
+    return std::string();
+  }));
+  std::filesystem::remove(file);
+}
+
 }  // namespace
 
 TEST(NetworkModel, TheDescriptionStatesTheFactorsOfTheModel) {
