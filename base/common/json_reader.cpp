@@ -176,7 +176,8 @@ bool ObjectReader::boolean(const std::string& key) {
   return v.get<bool>();
 }
 
-double ObjectReader::quantity(const std::string& key, double (*parse)(std::string_view), bool allow_zero) {
+double ObjectReader::quantity(const std::string& key, double (*parse)(std::string_view),
+                              const QuantityRange& range) {
   const auto& v = at(key);
   double result = 0;
   if (v.is_number()) {
@@ -191,22 +192,32 @@ double ObjectReader::quantity(const std::string& key, double (*parse)(std::strin
     fail(key, fmt::format("expected a number or a unit string, got {} {}", json_type_name(v), describe(v)));
   }
   if (!std::isfinite(result)) fail(key, "expected a finite value");
-  if (result < 0 || (!allow_zero && result == 0))
-    fail(key, fmt::format("expected a value {} 0, got {}", allow_zero ? ">=" : ">", describe(v)));
+  if (result < 0 || (range.lo > 0 && result == 0))
+    fail(key, fmt::format("expected a value {} 0, got {}", range.lo > 0 ? ">" : ">=", describe(v)));
+  if ((range.lo > 0 && result < range.lo) || result > range.hi)
+    fail(key, fmt::format("expected {}, got {}", range.shown, describe(v)));
   return result;
 }
 
+// What the simulation represents. Bandwidths: SimGrid's solver works to a relative precision of
+// 1e-5 on rates and 1e-9 s on times, so a rate below 1 kB/s turns a layer's bytes into times it
+// rounds away (1e-6 B/s ran with compute dropping from 109 to 31 ms), and above 1 PB/s nothing
+// real exists. Times: no latency, layer or overhead of a training step lasts a day; 1e308 s
+// deadlocked the engine. FLOP rates: 1 MFLOP/s (below any processor) to 1 EFLOP/s per GPU.
+// Sizes: up to 2^50 bytes, what flows carry exactly (collectives/collective_types.hpp).
 double ObjectReader::bandwidth_Bps(const std::string& key) {
-  return quantity(key, units::parse_bandwidth_Bps, false);
+  return quantity(key, units::parse_bandwidth_Bps,
+                  {1e3, 1e15, "a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s)"});
 }
 double ObjectReader::time_s(const std::string& key) {
-  return quantity(key, units::parse_time_s, true);
+  return quantity(key, units::parse_time_s, {0, 86400, "a time of 0 to 1 day (86400 s)"});
 }
 double ObjectReader::flops(const std::string& key) {
-  return quantity(key, units::parse_flops, false);
+  return quantity(key, units::parse_flops,
+                  {1e6, 1e18, "a rate of 1 MFLOP/s to 1 EFLOP/s (1e6..1e18 FLOP/s)"});
 }
 double ObjectReader::bytes(const std::string& key) {
-  return quantity(key, units::parse_bytes, false);
+  return quantity(key, units::parse_bytes, {1, 1125899906842624.0, "a size of 1 byte to 2^50 bytes (1 PiB)"});
 }
 
 ObjectReader ObjectReader::object(const std::string& key) {

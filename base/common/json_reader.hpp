@@ -30,8 +30,10 @@ class ObjectReader {
   std::string path_of(const std::string& key) const;
   bool has(const std::string& key) const;
 
-  // Required values. Quantities accept a unit string or a plain SI number and must be > 0
-  // (times >= 0).
+  // Required values. Quantities accept a unit string or a plain SI number and must lie in what
+  // the simulator represents (its solver's precision, a day of simulated time; see kQuantityRanges
+  // in json_reader.cpp): bandwidths 1 kB/s..1 PB/s, times 0..1 day, FLOP rates 1 MFLOP/s..1
+  // EFLOP/s, sizes 1 byte..2^50 bytes.
   std::string string(const std::string& key);
   double number(const std::string& key);
   int64_t integer(const std::string& key);
@@ -85,7 +87,11 @@ class ObjectReader {
 
  private:
   const nlohmann::json& at(const std::string& key);
-  double quantity(const std::string& key, double (*parse)(std::string_view), bool allow_zero);
+  struct QuantityRange {
+    double lo, hi;      // lo == 0: zero allowed
+    const char* shown;  // the range as the error states it
+  };
+  double quantity(const std::string& key, double (*parse)(std::string_view), const QuantityRange& range);
 
   const nlohmann::json& value_;
   std::string file_;

@@ -26,6 +26,19 @@ expect_bad_input "wrong type" "node.gpus: expected an integer" "$BIN/dasim" vali
 mutate negative_bw 'p["node"]["pcie"]["gpu_link"]["bandwidth"] = -5'
 expect_bad_input "negative bandwidth" "node.pcie.gpu_link.bandwidth: expected a value > 0" "$BIN/dasim" validate "$WORK/negative_bw.json"
 
+# Values beyond what the simulator represents validated, then deadlocked or crashed SimGrid.
+mutate tiny_bw 'p["node"]["nics"][0]["link"] = {"bandwidth": 1e-308, "latency": "1us"}'
+mutate huge_latency 'p["fabric"]["link"]["latency"] = "1e308s"'
+mutate tiny_speed 'p["node"]["gpu"]["speed"] = 1e-308'
+for tool in validate "platform show"; do
+  expect_bad_input "$tool: NIC bandwidth 1e-308" "expected a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s), got 1e-308" \
+    "$BIN/dasim" $tool "$WORK/tiny_bw.json"
+  expect_bad_input "$tool: latency 1e308 s" "fabric.link.latency: expected a time of 0 to 1 day (86400 s), got \"1e308s\"" \
+    "$BIN/dasim" $tool "$WORK/huge_latency.json"
+  expect_bad_input "$tool: GPU speed 1e-308" "node.gpu.speed: expected a rate of 1 MFLOP/s to 1 EFLOP/s" \
+    "$BIN/dasim" $tool "$WORK/tiny_speed.json"
+done
+
 mutate zero_bw 'p["fabric"]["link"]["bandwidth"] = "0GBps"'
 expect_bad_input "zero bandwidth" "fabric.link.bandwidth: expected a value > 0" "$BIN/dasim" validate "$WORK/zero_bw.json"
 

@@ -4,6 +4,7 @@
 #include "common/enum_names.hpp"
 #include "common/errors.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -113,4 +114,40 @@ TEST(LoadJsonFile, RefusesADuplicateKeyWithItsPath) {
             ": a.b[0][1].x: duplicate key (each key may appear once in an object)");
   // The same key in sibling objects, or nested under itself, is fine.
   EXPECT_EQ(load_error(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})"), "(no error)");
+}
+
+TEST(ObjectReader, QuantitiesOutsideWhatTheSimulatorRepresentsAreRefused) {
+  // Each accepted extreme crashed or silently mis-simulated: a 1e-308 B/s NIC and a 1e308 s
+  // latency deadlocked SimGrid, 1e-6 B/s lost the compute time to the solver's precision.
+  auto bandwidth = [](const std::string& v) {
+    return error_of(fmt::format(R"({{"bw": {}}})", v), [](ObjectReader& r) { r.bandwidth_Bps("bw"); });
+  };
+  EXPECT_EQ(bandwidth("1e-308"),
+            "f.json: top.bw: expected a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s), got 1e-308");
+  EXPECT_EQ(bandwidth("1e-6"),
+            "f.json: top.bw: expected a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s), got 1e-06");
+  EXPECT_EQ(bandwidth("\"2000TBps\""),
+            "f.json: top.bw: expected a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s), got \"2000TBps\"");
+  EXPECT_EQ(bandwidth("1000"), "(no error)");  // the edges are in range
+  EXPECT_EQ(bandwidth("1e15"), "(no error)");
+  auto time = [](const std::string& v) {
+    return error_of(fmt::format(R"({{"t": {}}})", v), [](ObjectReader& r) { r.time_s("t"); });
+  };
+  EXPECT_EQ(time("\"1e308s\""), "f.json: top.t: expected a time of 0 to 1 day (86400 s), got \"1e308s\"");
+  EXPECT_EQ(time("86401"), "f.json: top.t: expected a time of 0 to 1 day (86400 s), got 86401");
+  EXPECT_EQ(time("0"), "(no error)");
+  EXPECT_EQ(time("1e-308"), "(no error)");  // a tiny latency is a zero latency, not a crash
+  auto rate = [](const std::string& v) {
+    return error_of(fmt::format(R"({{"f": {}}})", v), [](ObjectReader& r) { r.flops("f"); });
+  };
+  EXPECT_EQ(rate("1e-308"),
+            "f.json: top.f: expected a rate of 1 MFLOP/s to 1 EFLOP/s (1e6..1e18 FLOP/s), got 1e-308");
+  EXPECT_EQ(rate("1e19"),
+            "f.json: top.f: expected a rate of 1 MFLOP/s to 1 EFLOP/s (1e6..1e18 FLOP/s), got 1e+19");
+  auto size = [](const std::string& v) {
+    return error_of(fmt::format(R"({{"s": {}}})", v), [](ObjectReader& r) { r.bytes("s"); });
+  };
+  EXPECT_EQ(size("0.5"), "f.json: top.s: expected a size of 1 byte to 2^50 bytes (1 PiB), got 0.5");
+  EXPECT_EQ(size("\"2048TiB\""),
+            "f.json: top.s: expected a size of 1 byte to 2^50 bytes (1 PiB), got \"2048TiB\"");
 }
