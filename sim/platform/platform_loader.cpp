@@ -1,6 +1,7 @@
 #include "platform/platform_loader.hpp"
 
 #include "common/errors.hpp"
+#include "common/file_exists.hpp"
 #include "common/json_reader.hpp"
 #include "platform/platform_sections.hpp"
 
@@ -118,6 +119,11 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
 
   if (nodes_override) spec.nodes = *nodes_override;
   validate_platform(spec);
+  // Last, so that a copy of a preset elsewhere still reports its other mistakes first; here, not
+  // later against the scenario that names the platform.
+  if (!spec.gpu.calibration.empty() && !is_existing_file(spec.gpu.calibration))
+    throw InputError(file, "node.gpu.calibration",
+                     fmt::format("file \"{}\" does not exist", spec.gpu.calibration));
   return spec;
 }
 

@@ -98,6 +98,18 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
     // Checked against int's range here: a wrapped count (2^32 -> 0) would slip past the limits.
     if (count <= 0 || count > std::numeric_limits<int>::max())
       throw InputError(file, npath, fmt::format("expected a positive node count below 2^31, got {}", count));
+    if (std::find(entry.nodes.begin(), entry.nodes.end(), count) != entry.nodes.end())
+      throw InputError(file, npath,
+                       fmt::format("{} nodes is listed twice (each count is one row of results)", count));
+    // The platform at this size (a torus shape holds one node count): the scenario's count is
+    // the mistake, so the error names it.
+    platform::PlatformSpec sized = entry.spec;
+    sized.nodes = static_cast<int>(count);
+    try {
+      platform::validate_platform(sized);
+    } catch (const InputError& e) {
+      throw InputError(file, npath, fmt::format("{} nodes do not fit the platform: {}", count, e.what()));
+    }
     entry.nodes.push_back(static_cast<int>(count));
   });
   if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
@@ -248,8 +260,31 @@ Scenario load_scenario(const std::string& file) {
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));
   read_run_length(top, sc);
   if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
-  if (top.has("stragglers")) sc.slowdown_by_rank = read_stragglers(top);
-  if (top.has("sweep")) sc.sweep = read_sweep(top.object("sweep"));
+  if (top.has("stragglers")) {
+    sc.slowdown_by_rank = read_stragglers(top);
+    // A straggler no configuration has would be silently ignored.
+    int64_t most_gpus = 0;
+    for (const auto& p : sc.platforms)
+      for (int n : p.nodes) most_gpus = std::max(most_gpus, static_cast<int64_t>(n) * p.spec.gpus_per_node);
+    for (const auto& [rank, slowdown] : sc.slowdown_by_rank)
+      if (rank >= most_gpus)
+        throw InputError(
+            file, "stragglers",
+            fmt::format("rank {} does not exist: the largest configuration has {} GPUs (ranks 0..{})", rank,
+                        most_gpus, most_gpus - 1));
+  }
+  if (top.has("sweep")) {
+    sc.sweep = read_sweep(top.object("sweep"));
+    for (size_t i = 0; i < sc.platforms.size(); ++i) {  // a parameter a platform lacks: say which
+      platform::PlatformSpec swept = sc.platforms[i].spec;
+      try {
+        platform::apply_sweep(swept, sc.sweep->parameter, sc.sweep->values.front());
+      } catch (const InputError& e) {
+        throw InputError(file, "sweep.parameter",
+                         fmt::format("platforms[{}] ({}) cannot be swept: {}", i, swept.name, e.what()));
+      }
+    }
+  }
   top.finish();
   // An algorithm the platform cannot run is the scenario's mistake: say so before simulating.
   if (sc.collective.algorithm == collectives::Algorithm::nvls)

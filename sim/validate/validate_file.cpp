@@ -4,7 +4,9 @@
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
 #include "platform/platform_loader.hpp"
+#include "scenario/limits.hpp"
 #include "scenario/scenario.hpp"
+#include "scenario/simulation_jobs.hpp"
 #include "workload/workload_file.hpp"
 
 #include <fmt/format.h>
@@ -15,8 +17,13 @@ std::string validate_file(const std::string& file) {
   nlohmann::json root = load_json_file(file);
   if (!root.is_object()) throw InputError(file, "(top level)", "expected a JSON object");
   if (root.contains("schedules") || root.contains("platforms")) {
+    // Every check `dasim run` makes before simulating: the limits, and each configuration's
+    // platform variant (node count, sweep value, the 1-GPU baseline) built as it would be.
     auto sc = scenario::load_scenario(file);
-    return fmt::format("scenario {}: {} configurations", sc.name, scenario::expand(sc).size());
+    const auto configs = scenario::expand(sc);
+    scenario::check_limits(sc, configs);
+    scenario::plan_jobs(sc, configs, std::nullopt, 0);
+    return fmt::format("scenario {}: {} configurations", sc.name, configs.size());
   }
   if (root.contains("fabric") || root.contains("node")) {
     auto spec = platform::load_platform(file);
