@@ -8,9 +8,12 @@
 #include "common/units.hpp"
 #include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
+#include "simulation_guard.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 #include <chrono>
 #include <memory>
@@ -35,6 +38,7 @@ struct CollectiveArgs {
   bool reduction = false;
   double memory_bandwidth_Bps = 900e9;
   bool quiet = false;
+  bool force = false;
 };
 
 double parse_size(const std::string& text, const char* option) {
@@ -79,15 +83,18 @@ void run(const CollectiveArgs& a) {
       options.algorithm != collectives::Algorithm::automatic)
     throw InputError(fmt::format("--algo {}: {} is implemented with the ring algorithm only", a.algo, a.op));
 
+  guard_simulation(spec, a.platform, a.nodes, a.force);
   const auto wall_start = std::chrono::steady_clock::now();
+  // A terminal gets one progress line rewritten in place; a log file gets a line per size.
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
   // One simulation for the whole sweep; the child reports each finished size on stderr.
   std::string out = runtime::run_isolated([&] {
     auto samples = collectives::simulate_collective_sweep(spec, options, op, sizes, 1, [&](size_t i) {
       if (a.quiet) return;
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      fmt::print(stderr, "\r[collective] size {}/{} ({}) simulated, {:.1f} s wall", i + 1, sizes.size(),
-                 units::format_bytes(sizes[i]), elapsed);
-      if (i + 1 == sizes.size()) fmt::print(stderr, "\n");
+      fmt::print(stderr, "{}[collective] size {}/{} ({}) simulated, {:.1f} s wall{}", terminal ? "\r" : "",
+                 i + 1, sizes.size(), units::format_bytes(sizes[i]), elapsed,
+                 !terminal || i + 1 == sizes.size() ? "\n" : "");
     });
     return collectives::to_wire(samples);
   });
@@ -146,6 +153,7 @@ void add_collective_command(CLI::App& app) {
   cmd->add_flag("--reduction-compute", a->reduction, "Add reduction time (3 x bytes / memory bandwidth)");
   cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s");
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->add_flag("--force", a->force, "Simulate even beyond the GPU limit or the machine's memory");
   cmd->callback([a] { run(*a); });
 }
 

@@ -4,6 +4,7 @@
 #include "platform/platform_loader.hpp"
 #include "report/platform_report.hpp"
 #include "runtime/isolated_run.hpp"
+#include "simulation_guard.hpp"
 
 #include <fmt/format.h>
 
@@ -19,6 +20,7 @@ void add_platform_command(CLI::App& app) {
   struct ShowOptions {
     std::string file;
     int nodes = 0;
+    bool force = false;
   };
   auto options = std::make_shared<ShowOptions>();
   auto* show = platform->add_subcommand(
@@ -26,9 +28,11 @@ void add_platform_command(CLI::App& app) {
   show->add_option("file", options->file, "Platform JSON file")->required();
   show->add_option("--nodes", options->nodes, "Override the node count of the file")
       ->check(CLI::Range(1, 1 << 20));
+  show->add_flag("--force", options->force, "Simulate even beyond the GPU limit or the machine's memory");
   show->callback([options] {
     auto spec = platform::load_platform(
         options->file, options->nodes > 0 ? std::optional<int>(options->nodes) : std::nullopt);
+    guard_simulation(spec, options->file, options->nodes, options->force);
     std::string text = runtime::run_isolated([&] { return report::simulate_platform_summary(spec); });
     fmt::print("{}", text);
   });

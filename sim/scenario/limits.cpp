@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -67,22 +69,39 @@ std::string human_duration(double s) {
   return fmt::format("{:.1f} years", s / (86400 * 365));
 }
 
+double physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
+void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
+                     size_t gradient_buckets, const Limits& limits) {
+  const auto e = estimate_cost(gpus, gradient_buckets);
+  if (gpus > limits.max_gpus)
+    throw InputError(file, path,
+                     fmt::format("{}{} GPUs would need ~{} and ~{} per iteration (limit: {} GPUs per "
+                                 "configuration){}",
+                                 how, gpus, human_bytes(e.memory_bytes), human_duration(e.iteration_s),
+                                 limits.max_gpus, kRefusing));
+  const double memory = limits.memory_bytes > 0 ? limits.memory_bytes : physical_memory_bytes();
+  if (memory > 0 && e.memory_bytes > memory)
+    throw InputError(file, path,
+                     fmt::format("{}{} GPUs would need ~{}, more than this machine's {} of memory{}", how,
+                                 gpus, human_bytes(e.memory_bytes), human_bytes(memory), kRefusing));
+}
+
 namespace {
 
-// 1. GPUs in one configuration (memory is what runs out first).
+// 1. GPUs in one configuration (memory is what runs out first), and the memory it needs against
+// what the machine has.
 void check_gpu_counts(const Scenario& sc, const Limits& limits) {
   for (size_t p = 0; p < sc.platforms.size(); ++p) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
-      if (gpus <= limits.max_gpus) continue;
-      auto e = estimate_cost(gpus, sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes));
-      throw InputError(
-          sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
-          fmt::format("{} nodes x {} GPUs = {} GPUs would need ~{} and ~{} per iteration "
-                      "(limit: {} GPUs per configuration){}",
-                      entry.nodes[n], entry.spec.gpus_per_node, gpus, human_bytes(e.memory_bytes),
-                      human_duration(e.iteration_s), limits.max_gpus, kRefusing));
+      check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
+                      fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
+                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits);
     }
   }
 }

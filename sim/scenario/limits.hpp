@@ -19,6 +19,7 @@ struct Limits {
   double min_bucket_cap_bytes = 1024;  // sgd bucket cap, checked only on more GPUs than:
   int64_t bucket_cap_min_gpus = 1024;
   size_t max_configurations = 10000;
+  double memory_bytes = 0;  // the machine's memory to compare estimates with (0: its physical memory)
 };
 
 // Measured cost of simulating one configuration (release build, one core; docs/hardening.md).
@@ -35,6 +36,14 @@ CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets);
 // anyway)` for the first limit the scenario exceeds.
 void check_limits(const Scenario& scenario, const std::vector<Configuration>& configurations,
                   const Limits& limits = {});
+
+// One simulation of `gpus` GPUs (any command): refused beyond limits.max_gpus, or when its
+// estimated memory exceeds the machine's, as `FILE: PATH: <how><gpus> GPUs would need ...`
+// (file and path may be empty for a command-line value).
+void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
+                     size_t gradient_buckets, const Limits& limits = {});
+// The machine's physical memory in bytes (0 when unknown).
+double physical_memory_bytes();
 
 // "610 GiB", "1.3 MiB", "512 B"; "4.4 h", "12 min", "3.0 s", "2.1 days".
 std::string human_bytes(double bytes);

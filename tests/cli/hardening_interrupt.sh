@@ -45,6 +45,34 @@ for sig in INT TERM; do
   echo "ok: SIG$sig -> exit $status, no results, children $(echo $children) gone"
 done
 
+# `dasim collective` and `dasim platform show` stop the same way (they ignored SIGINT in the
+# background and left their child running after SIGTERM).
+for command in collective show; do
+  if [ "$command" = collective ]; then
+    "$BIN/dasim" collective --platform "$SRC/platforms/dgx-a100-hdr.json" --nodes 512 --min-bytes 1M \
+      --max-bytes 1G --factor 1.05 --quiet >/dev/null 2>"$work/stderr-$command" &
+  else
+    "$BIN/dasim" platform show "$SRC/platforms/dgx-a100-hdr.json" --nodes 8192 >/dev/null 2>"$work/stderr-$command" &
+  fi
+  pid=$!
+  children=""
+  for _ in $(seq 1 300); do
+    children=$(pgrep -P "$pid" || true)
+    [ -n "$children" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -n "$children" ] || fail "$command: no simulation child started ($(cat "$work/stderr-$command"))"
+  sleep 0.5
+  kill -0 "$pid" 2>/dev/null || fail "$command: finished before the signal"
+  kill -INT "$pid"
+  wait "$pid"
+  status=$?
+  [ "$status" = 130 ] || fail "$command: exit $status after SIGINT, expected 130: $(cat "$work/stderr-$command")"
+  for c in $children; do kill -0 "$c" 2>/dev/null && fail "$command: child $c still running"; done
+  echo "ok: $command: SIGINT -> exit 130, child gone"
+done
+
 # kill -9 of the parent cannot be handled: its children must die with it (PR_SET_PDEATHSIG), not
 # run on as orphans holding their memory until their configuration ends.
 "$BIN/dasim" run "$SRC/scenarios/paper-scaleup.json" --out "$work/out-KILL" --jobs 2 --quiet >/dev/null 2>&1 &

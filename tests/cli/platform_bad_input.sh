@@ -39,6 +39,9 @@ for tool in validate "platform show"; do
     "$BIN/dasim" $tool "$WORK/tiny_speed.json"
 done
 
+expect_bad_input "platform show --nodes 1048576" "--nodes 1048576: 1048576 nodes x 8 GPUs = 8388608 GPUs would need" \
+  "$BIN/dasim" platform show "$base" --nodes 1048576
+
 mutate zero_bw 'p["fabric"]["link"]["bandwidth"] = "0GBps"'
 expect_bad_input "zero bandwidth" "fabric.link.bandwidth: expected a value > 0" "$BIN/dasim" validate "$WORK/zero_bw.json"
 

@@ -1,0 +1,22 @@
+#include "simulation_guard.hpp"
+
+#include "runtime/interruption.hpp"
+#include "scenario/limits.hpp"
+
+#include <fmt/format.h>
+
+namespace dasim::cli {
+
+void guard_simulation(const platform::PlatformSpec& spec, const std::string& file, int nodes_override,
+                      bool force) {
+  if (!force) {
+    const std::string how = fmt::format("{} nodes x {} GPUs = ", spec.nodes, spec.gpus_per_node);
+    if (nodes_override > 0)
+      scenario::check_gpu_limit(spec.total_gpus(), fmt::format("--nodes {}", nodes_override), "", how, 1);
+    else
+      scenario::check_gpu_limit(spec.total_gpus(), file, "nodes", how, 1);
+  }
+  runtime::install_interrupt_handlers();
+}
+
+}  // namespace dasim::cli
