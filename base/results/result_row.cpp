@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
+
 namespace dasim::results {
 namespace {
 
@@ -45,11 +48,27 @@ std::string to_csv(const std::vector<ResultRow>& rows) {
   return out;
 }
 
+namespace {
+nlohmann::ordered_json extra_value_json(const std::string& value) {
+  if (value.empty()) return nullptr;  // not known (e.g. a target loss never reached)
+  // A number written as text (the extra columns are CSV cells) is a number in JSON, not "87".
+  char* end = nullptr;
+  const double number = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() + value.size() && std::isfinite(number)) {
+    if (number == std::floor(number) && std::fabs(number) < 9e15 &&
+        value.find_first_of(".eEnN") == std::string::npos)
+      return static_cast<int64_t>(number);
+    return number;
+  }
+  return value;
+}
+}  // namespace
+
 nlohmann::ordered_json to_json(const ResultRow& r) {
   nlohmann::ordered_json j;
   for (const auto& c : kResultColumns)
     std::visit([&](auto field) { j[std::string(c.name)] = r.*field; }, c.field);
-  for (const auto& [key, value] : r.extra) j[key] = value;
+  for (const auto& [key, value] : r.extra) j[key] = extra_value_json(value);
   return j;
 }
 

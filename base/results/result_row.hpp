@@ -41,6 +41,7 @@ struct ResultRow {
   std::string source;       // simulated | measured
   std::string calibration;  // calibration file (or "datasheet:..." / "measured-profile")
   // Extra columns (sweep parameters such as inter-node bandwidth); appended after the fixed ones.
+  // Extra columns (the executor's): CSV cells as text; in JSON a number, null when empty, else text.
   std::vector<std::pair<std::string, std::string>> extra;
 };
 

@@ -88,5 +88,23 @@ TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
   EXPECT_EQ(keys, expected);
   EXPECT_EQ(j["tau"].get<int>(), 4);                            // integers stay integers
   EXPECT_DOUBLE_EQ(j["iter_time_s"].get<double>(), 1.0 / 3.0);  // JSON keeps full precision
-  EXPECT_EQ(j["x"].get<std::string>(), "1");
+  EXPECT_EQ(j["x"].get<int>(), 1);  // an extra column's number is a number, not "1"
+}
+
+TEST(ResultRow, ExtraColumnsInJsonAreNumbersNullOrText) {
+  // dasim-train wrote "steps_to_target": "87" and "" for a target never reached.
+  ResultRow r = row();
+  r.extra = {{"steps_to_target", "87"}, {"final_loss", "0.25"},  {"bw", "1.25e+10"},
+             {"unreached", ""},         {"name", "ring/simple"}, {"nan_text", "nan"}};
+  const auto j = to_json(r);
+  EXPECT_TRUE(j["steps_to_target"].is_number_integer());
+  EXPECT_EQ(j["steps_to_target"].get<int>(), 87);
+  EXPECT_DOUBLE_EQ(j["final_loss"].get<double>(), 0.25);
+  EXPECT_TRUE(j["bw"].is_number_float());
+  EXPECT_DOUBLE_EQ(j["bw"].get<double>(), 1.25e10);
+  EXPECT_TRUE(j["unreached"].is_null());
+  EXPECT_EQ(j["name"].get<std::string>(), "ring/simple");
+  EXPECT_EQ(j["nan_text"].get<std::string>(), "nan");  // not a finite number: kept as written
+  // The CSV keeps the cells as written.
+  EXPECT_TRUE(lines(to_csv({r}))[1].ends_with(",87,0.25,1.25e+10,,ring/simple,nan"));
 }
