@@ -3,6 +3,7 @@
 // The fixed shape: parse (before MPI, so bad arguments end every rank alike), initialise MPI,
 // load the shard (ranks agree on any failure), train, gather, rank 0 writes.
 #include "comm.hpp"
+#include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "options.hpp"
 #include "run_output.hpp"
@@ -58,6 +59,13 @@ std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_ran
           "at "
           "configure time)");
 #endif
+    // Before training, not after it: a run that cannot write its results is a bad argument.
+    if (!parsed.options->print_plan) {
+      check_can_write(parsed.options->output, "dasim-train: -o");
+      check_can_write(parsed.options->csv, "dasim-train: --csv");
+      if (!parsed.options->profile.empty())
+        check_can_write(parsed.options->profile, "dasim-train: --profile");
+    }
     return *parsed.options;
   } catch (const InputError& e) {
     if (env_rank == 0) std::cerr << e.what() << "\n";
@@ -69,6 +77,7 @@ std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_ran
 std::optional<Dataset> load_checked_shard(const TrainOptions& o, int rank, int ranks, MPI_Comm comm) {
   Dataset data;
   int status = kExitOk;
+  std::string message;
   try {
     data = load_shard(o, rank, ranks);
     if (data.samples() < 1)
@@ -81,11 +90,19 @@ std::optional<Dataset> load_checked_shard(const TrainOptions& o, int rank, int r
     }
 #endif
   } catch (const InputError& e) {
-    std::cerr << e.what() << "\n";
+    message = e.what();
     status = kExitBadInput;
   }
-  if (agree(status, comm) != kExitOk) return std::nullopt;
-  return data;
+  if (agree(status, comm) == kExitOk) return data;
+  // Rank 0's message when it has one (a bad file fails every rank alike: say it once); else each
+  // failing rank's own (a shard without samples). One write per line, so lines do not interleave.
+  int rank0_status = status;
+  mpi_check(MPI_Bcast(&rank0_status, 1, MPI_INT, 0, comm), "MPI_Bcast (status of rank 0)");
+  if (!message.empty() && (rank == 0 || rank0_status == kExitOk)) {
+    const std::string line = message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+  return std::nullopt;
 }
 
 TrainOutput train_on_device(const TrainOptions& o, const std::vector<int>& widths, Mlp& model,

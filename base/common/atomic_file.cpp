@@ -42,4 +42,22 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
 }
 
+void check_can_write(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string what = flag + " " + path;
+  std::error_code ec;
+  if (path.empty()) throw InputError(flag + ": expected a file name, got \"\"");
+  if (fs::is_directory(target, ec)) throw InputError(what + ": is a directory, expected a file name");
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  if (ec) throw InputError(what + ": cannot create its directory: " + ec.message());
+  // A probe beside it: the same rename-into-place write_file_atomically does must be possible.
+  const fs::path probe = parent / ("." + target.filename().string() + ".probe." + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) throw InputError(what + ": cannot write there: " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
 }  // namespace dasim

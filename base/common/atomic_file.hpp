@@ -10,4 +10,9 @@ namespace dasim {
 // directories. Throws RuntimeFailure naming the path on any I/O error.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// Before a long run: throws InputError `FLAG PATH: why` unless a file can be written at `path`
+// (it is not a directory, its parent exists or can be created, a file can be created there).
+// Creates the parent directories as write_file_atomically would.
+void check_can_write(const std::string& path, const std::string& flag);
+
 }  // namespace dasim

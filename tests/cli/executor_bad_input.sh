@@ -27,4 +27,19 @@ expect_bad "cannot open" --mnist-images "$WORK/missing" --mnist-labels "$WORK/mi
 # The argument error is printed once (by rank 0), not once per rank.
 mpi2 --steps 0 2>"$WORK/stderr" || true
 [ "$(grep -c -- '--steps' "$WORK/stderr")" = 1 ] || fail "argument error printed $(grep -c -- '--steps' "$WORK/stderr") times"
+# A bad data file fails every rank alike: said once, as one whole line (it came out as
+# "/nope: cannot open IDX file/nope: cannot open IDX file").
+mpi2 --mnist-images "$WORK/missing" --mnist-labels "$WORK/missing" -o "$WORK/out.json" 2>"$WORK/stderr" || true
+[ "$(grep -c 'cannot open IDX file' "$WORK/stderr")" = 1 ] || fail "data error printed: $(cat "$WORK/stderr")"
+grep -qx "$WORK/missing: cannot open IDX file" "$WORK/stderr" || fail "data error line: $(cat "$WORK/stderr")"
+# An output that cannot be written is a bad argument, found before training (it was found after).
+for out in /proc/x/y.json "$WORK"; do
+  status=0
+  mpi2 -o "$out" >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
+  [ "$status" = 2 ] || fail "-o $out: exit $status, expected 2: $(cat "$WORK/stderr")"
+  grep -q "^dasim-train: -o $out: \(cannot create its directory\|is a directory\)" "$WORK/stderr" ||
+    fail "-o $out: $(cat "$WORK/stderr")"
+  grep -q "step " "$WORK/stderr" && fail "-o $out: it trained first: $(cat "$WORK/stderr")"
+  [ "$(grep -c "^dasim-train:" "$WORK/stderr")" = 1 ] || fail "-o $out: expected one line: $(cat "$WORK/stderr")"
+done
 echo "executor_bad_input: ok"
