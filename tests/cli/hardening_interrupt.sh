@@ -5,20 +5,27 @@
 # dasim takes its children with it.
 source "$2/tests/lib/cli_strict.sh"
 
+# children_of PID: waits (up to 30 s: loading takes longer under sanitizers) until PID has
+# simulation children, prints their pids (nothing if PID ended first).
+children_of() {
+  local children=""
+  for _ in $(seq 1 300); do
+    children=$(pgrep -P "$1" || true)
+    [ -n "$children" ] && break
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo $children
+}
+
 for sig in INT TERM; do
   if [ "$sig" = INT ]; then want=130; else want=143; fi
   out="$work/out-$sig"
   "$BIN/dasim" run "$SRC/scenarios/paper-scaleup.json" --out "$out" --jobs 2 --quiet \
     >"$work/stdout-$sig" 2>"$work/stderr-$sig" &
   pid=$!
-  # Wait until the simulation children run (loading takes longer under sanitizers), then ~2 s more.
-  children=""
-  for _ in $(seq 1 300); do
-    children=$(pgrep -P "$pid" || true)
-    [ -n "$children" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
+  # Wait until the simulation children run, then ~2 s more.
+  children=$(children_of "$pid")
   [ -n "$children" ] || fail "SIG$sig: no simulation child started ($(cat "$work/stderr-$sig"))"
   sleep 2
   children=$(pgrep -P "$pid" || true)
@@ -55,13 +62,7 @@ for command in collective show; do
     "$BIN/dasim" platform show "$SRC/platforms/dgx-a100-hdr.json" --nodes 8192 >/dev/null 2>"$work/stderr-$command" &
   fi
   pid=$!
-  children=""
-  for _ in $(seq 1 300); do
-    children=$(pgrep -P "$pid" || true)
-    [ -n "$children" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
+  children=$(children_of "$pid")
   [ -n "$children" ] || fail "$command: no simulation child started ($(cat "$work/stderr-$command"))"
   sleep 0.5
   kill -0 "$pid" 2>/dev/null || fail "$command: finished before the signal"
@@ -77,12 +78,7 @@ done
 # run on as orphans holding their memory until their configuration ends.
 "$BIN/dasim" run "$SRC/scenarios/paper-scaleup.json" --out "$work/out-KILL" --jobs 2 --quiet >/dev/null 2>&1 &
 pid=$!
-children=""
-for _ in $(seq 1 300); do
-  children=$(pgrep -P "$pid" || true)
-  [ -n "$children" ] && break
-  sleep 0.1
-done
+children=$(children_of "$pid")
 [ -n "$children" ] || fail "SIGKILL: no simulation child started"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
