@@ -138,6 +138,14 @@ struct RingHop {
 void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
                     int channel, bool reduce, Inbox& inbox);
 
+// Coarse granularity, every channel's ring at once from one actor per rank (an actor per rank and
+// channel made actor switching the cost of 8-channel rings): ring k sends to hops[k].next on
+// channels[k] and receives from inboxes[k]; all rings end the phase together, after the slowest
+// ring's step latencies.
+void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& hops, int ring_size,
+                            double share_bytes, const std::vector<int>& channels, bool reduce,
+                            std::vector<Inbox>& inboxes);
+
 // Pipelined chain broadcast from the ring's first rank (`is_root`); `is_last` ranks do not forward.
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes);
 

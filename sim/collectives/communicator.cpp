@@ -220,6 +220,23 @@ std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool
   std::vector<PartBody> bodies;
   const int p = size();
   const double share = bytes / p / static_cast<double>(rings_.size());
+  if (options_.granularity == Granularity::coarse) {
+    const auto& rings = rings_;
+    bodies.push_back([&rings, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
+      std::vector<RingHop> hops;
+      std::vector<int> channels;
+      std::vector<Inbox> inboxes(rings.size());
+      const int phases = (reduce_scatter ? 1 : 0) + (all_gather ? 1 : 0);
+      for (size_t k = 0; k < rings.size(); ++k) {
+        hops.push_back(rings[k].hop(ctx.rank));
+        channels.push_back(kFirstRingChannel + static_cast<int>(k));
+        post_receives(ctx, channels.back(), phases * ring_phase_messages(ctx.options, p), inboxes[k]);
+      }
+      if (reduce_scatter) run_coarse_ring_phases(ctx, hops, p, share, channels, true, inboxes);
+      if (all_gather) run_coarse_ring_phases(ctx, hops, p, share, channels, false, inboxes);
+    });
+    return bodies;
+  }
   for (size_t k = 0; k < rings_.size(); ++k) {
     const RingLinks& ring = rings_[k];
     const int channel = kFirstRingChannel + static_cast<int>(k);

@@ -69,6 +69,32 @@ void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ri
   }
 }
 
+void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& hops, int ring_size,
+                            double share_bytes, const std::vector<int>& channels, bool reduce,
+                            std::vector<Inbox>& inboxes) {
+  if (ring_size <= 1) return;
+  const int steps = ring_size - 1;
+  const auto& costs = ctx.instance.costs;
+  const double wire = steps * share_bytes / costs.bandwidth_factor;
+  std::vector<sg4::CommPtr> sent;
+  for (size_t k = 0; k < hops.size(); ++k) sent.push_back(ctx.send_async(hops[k].next, channels[k], wire));
+  for (auto& inbox : inboxes) {
+    inbox.front()->wait();
+    inbox.pop_front();
+  }
+  for (auto& s : sent) s->wait();
+  // One barrier for all channels: every rank's flows of this phase are done.
+  ctx.instance.phase_end(channels.front(), reduce ? 0 : 1, 0, ring_size)->wait();
+  double latency = 0;  // the slowest ring's, as run_ring_phase adds it for one
+  for (const auto& hop : hops) {
+    const double step_latency = std::max(hop.latency_s, costs.hop_latency(hop.kind));
+    const double ring_latency = hop.ring ? hop.ring->step_latency_sum(costs) : ring_size * step_latency;
+    latency = std::max(latency, ring_latency - step_latency - hop.latency_s);
+  }
+  const double delay = latency + (reduce ? steps * reduction_time_s(ctx.options, share_bytes) : 0);
+  if (delay > 0) sg4::this_actor::sleep_for(delay);
+}
+
 void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes) {
   const int chunks = std::clamp(static_cast<int>(std::ceil(bytes / ctx.options.tree_chunk_bytes)), 1,
                                 ctx.options.tree_max_chunks);
