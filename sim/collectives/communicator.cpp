@@ -88,7 +88,7 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
       links.next[size_t(from)] = to;
       links.ring_of[size_t(from)] = static_cast<int>(links.ring_latency.size());
       if (from == to) continue;
-      links.next_latency_s[size_t(from)] = route_latency_s(from, to);
+      links.next_latency_s[size_t(from)] = route_facts(from, to).latency_s;
       links.next_kind[size_t(from)] = hop_kind(from, to);
       ++latencies.count[static_cast<int>(links.next_kind[size_t(from)])];
       latencies.sum_s[static_cast<int>(links.next_kind[size_t(from)])] += links.next_latency_s[size_t(from)];
@@ -98,20 +98,13 @@ Communicator::RingLinks Communicator::make_ring(const std::vector<std::vector<in
   return links;
 }
 
-double Communicator::route_latency_s(int a, int b) const {
+Communicator::RouteFacts Communicator::route_facts(int a, int b) const {
   std::vector<sg4::Link*> route;
-  double latency = 0;
-  hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &latency);
-  return latency;
-}
-
-double Communicator::route_bandwidth_Bps(int a, int b) const {
-  std::vector<sg4::Link*> route;
-  double latency = 0;
-  hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &latency);
-  double narrowest = std::numeric_limits<double>::infinity();
-  for (const auto* link : route) narrowest = std::min(narrowest, link->get_bandwidth());
-  return narrowest;
+  RouteFacts facts;
+  hosts_[size_t(a)]->route_to(hosts_[size_t(b)], route, &facts.latency_s);
+  facts.narrowest_Bps = std::numeric_limits<double>::infinity();
+  for (const auto* link : route) facts.narrowest_Bps = std::min(facts.narrowest_Bps, link->get_bandwidth());
+  return facts;
 }
 
 // NCCL's latency tables distinguish NVLink, PCIe and network hops.
@@ -268,7 +261,8 @@ std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
     trees_ = build_nccl_trees(spec_, tree_channels_);
     for (auto& tree : trees_)
       set_tree_edges(tree, [this](int from, int to) {
-        return TreeEdge{hop_kind(from, to), route_latency_s(from, to), route_bandwidth_Bps(from, to)};
+        const RouteFacts route = route_facts(from, to);
+        return TreeEdge{hop_kind(from, to), route.latency_s, route.narrowest_Bps};
       });
     set_channel_sharing(trees_);
   }

@@ -104,8 +104,12 @@ class Communicator {
   PartBody hierarchical_body(double bytes) const;
   PartBody nvls_body(int rank, double bytes) const;
   HopKind hop_kind(int a, int b) const;
-  double route_latency_s(int a, int b) const;
-  double route_bandwidth_Bps(int a, int b) const;  // of the route's narrowest link
+  // The route from rank a to rank b: its latency and its narrowest link's rate (one lookup).
+  struct RouteFacts {
+    double latency_s = 0;
+    double narrowest_Bps = 0;
+  };
+  RouteFacts route_facts(int a, int b) const;
 
   void check_call(int rank, double bytes) const;  // a rank of this communicator, bytes > 0
   std::shared_ptr<CollectiveInstance> instance_for(int rank, Op op, double bytes);
