@@ -204,7 +204,7 @@ double ObjectReader::quantity(const std::string& key, double (*parse)(std::strin
 // rounds away (1e-6 B/s ran with compute dropping from 109 to 31 ms), and above 1 PB/s nothing
 // real exists. Times: no latency, layer or overhead of a training step lasts a day; 1e308 s
 // deadlocked the engine. FLOP rates: 1 MFLOP/s (below any processor) to 1 EFLOP/s per GPU.
-// Sizes: up to 2^50 bytes, what flows carry exactly (collectives/collective_types.hpp).
+// Sizes: up to 2^50 bytes, what flows carry exactly (units::kMaxBytes).
 double ObjectReader::bandwidth_Bps(const std::string& key) {
   return quantity(key, units::parse_bandwidth_Bps,
                   {1e3, 1e15, "a bandwidth of 1 kB/s to 1 PB/s (1e3..1e15 B/s)"});
@@ -217,7 +217,7 @@ double ObjectReader::flops(const std::string& key) {
                   {1e6, 1e18, "a rate of 1 MFLOP/s to 1 EFLOP/s (1e6..1e18 FLOP/s)"});
 }
 double ObjectReader::bytes(const std::string& key) {
-  return quantity(key, units::parse_bytes, {1, 1125899906842624.0, "a size of 1 byte to 2^50 bytes (1 PiB)"});
+  return quantity(key, units::parse_bytes, {1, units::kMaxBytes, "a size of 1 byte to 2^50 bytes (1 PiB)"});
 }
 
 ObjectReader ObjectReader::object(const std::string& key) {

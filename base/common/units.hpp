@@ -8,6 +8,11 @@
 
 namespace dasim::units {
 
+// The largest size any input may state: 1 PiB. Flows carry whole bytes as 64-bit integers and a
+// collective's flows move up to a few times its size (ring phases, LL's doubled bytes), so this
+// keeps every flow exact in a double and far from the integer range; no real buffer comes near it.
+inline constexpr double kMaxBytes = 1125899906842624.0;  // 2^50
+
 double parse_bandwidth_Bps(std::string_view text);  // bytes per second; "bps" suffixes are bits
 double parse_time_s(std::string_view text);         // seconds
 double parse_flops(std::string_view text);          // floating-point operations per second

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/enum_names.hpp"
+#include "common/units.hpp"
 
 #include <string>
 
@@ -49,10 +50,8 @@ inline constexpr EnumNames<Protocol, 5> kProtocolNames{{{
 // fine:   every ring step (and every pipelined chunk) is its own message: O(P^2) events.
 enum class Granularity { coarse, fine };
 
-// The largest collective the simulator takes: 1 PiB. Flows carry whole bytes as 64-bit integers and
-// a collective's flows move up to a few times its size (ring phases, LL's doubled bytes), so this
-// keeps every flow exact in a double and far from the integer range; no real buffer comes near it.
-inline constexpr double kMaxCollectiveBytes = 1125899906842624.0;  // 2^50
+// The largest collective the simulator takes: the largest size of any input (units.hpp says why).
+inline constexpr double kMaxCollectiveBytes = units::kMaxBytes;
 inline constexpr EnumNames<Granularity, 2> kGranularityNames{{{
     {Granularity::coarse, "coarse"},
     {Granularity::fine, "fine"},
