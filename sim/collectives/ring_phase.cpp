@@ -33,6 +33,19 @@ double RingLatencies::step_latency_sum(const ProtocolCosts& costs) const {
   return total;
 }
 
+namespace {
+
+// Coarse flows: the latency a ring phase still owes once its flows are done. The last data a rank
+// receives has come round every hop but its own outgoing one, and its flow has paid one route
+// latency.
+double coarse_latency_left_s(const RingHop& hop, const ProtocolCosts& costs, int ring_size) {
+  const double step_latency = std::max(hop.latency_s, costs.hop_latency(hop.kind));
+  const double ring_latency = hop.ring ? hop.ring->step_latency_sum(costs) : ring_size * step_latency;
+  return ring_latency - step_latency - hop.latency_s;
+}
+
+}  // namespace
+
 void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
                     int channel, bool reduce, Inbox& inbox) {
   if (ring_size <= 1) return;
@@ -50,10 +63,7 @@ void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ri
     inbox.pop_front();
     sent->wait();
     ctx.instance.phase_end(channel, reduce ? 0 : 1, ring, ring_size)->wait();
-    // The last data a rank receives has come round every hop but its own outgoing one; its flow
-    // has paid one route latency.
-    const double ring_latency = hop.ring ? hop.ring->step_latency_sum(costs) : ring_size * step_latency;
-    double delay = ring_latency - step_latency - hop.latency_s + steps * reduce_s;
+    const double delay = coarse_latency_left_s(hop, costs, ring_size) + steps * reduce_s;
     if (delay > 0) sg4::this_actor::sleep_for(delay);
     return;
   }
@@ -85,12 +95,8 @@ void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& 
   for (auto& s : sent) s->wait();
   // One barrier for all channels: every rank's flows of this phase are done.
   ctx.instance.phase_end(channels.front(), reduce ? 0 : 1, 0, ring_size)->wait();
-  double latency = 0;  // the slowest ring's, as run_ring_phase adds it for one
-  for (const auto& hop : hops) {
-    const double step_latency = std::max(hop.latency_s, costs.hop_latency(hop.kind));
-    const double ring_latency = hop.ring ? hop.ring->step_latency_sum(costs) : ring_size * step_latency;
-    latency = std::max(latency, ring_latency - step_latency - hop.latency_s);
-  }
+  double latency = 0;  // the slowest ring's
+  for (const auto& hop : hops) latency = std::max(latency, coarse_latency_left_s(hop, costs, ring_size));
   const double delay = latency + (reduce ? steps * reduction_time_s(ctx.options, share_bytes) : 0);
   if (delay > 0) sg4::this_actor::sleep_for(delay);
 }
