@@ -12,22 +12,27 @@ namespace {
 // Collectives of one rank overlap each other (buckets in flight together, DaSGD's average over a
 // step), and Perfetto draws partly overlapping slices of one track wrongly: each collective goes
 // to the first of the rank's collective rows that is free by its start (greedy, in start order).
-std::vector<int> collective_rows(const std::vector<workers::TraceEvent>& events) {
+struct CollectiveRows {
+  std::vector<int> row;  // per event (0 for compute events)
+  int count = 0;         // rows used: 0 without collectives
+};
+CollectiveRows collective_rows(const std::vector<workers::TraceEvent>& events) {
   std::vector<size_t> order;
   for (size_t i = 0; i < events.size(); ++i)
     if (events[i].category == "comm") order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return events[a].begin < events[b].begin; });
-  std::vector<int> row(events.size(), 0);
+  CollectiveRows rows{std::vector<int>(events.size(), 0), 0};
   std::vector<double> free_at;  // per row, when its last collective ends
   for (size_t i : order) {
     size_t r = 0;
     while (r < free_at.size() && free_at[r] > events[i].begin) ++r;
     if (r == free_at.size()) free_at.push_back(0);
     free_at[r] = events[i].end;
-    row[i] = static_cast<int>(r);
+    rows.row[i] = static_cast<int>(r);
   }
-  return row;
+  rows.count = static_cast<int>(free_at.size());
+  return rows;
 }
 
 }  // namespace
@@ -43,18 +48,14 @@ nlohmann::json chrome_trace_events(const std::vector<engine::RankTrace>& trace, 
     const int node = rank / gpus_per_node, gpu = rank % gpus_per_node;
     name_thread(node, gpu, fmt::format("rank {} (n{}g{})", rank, node, gpu));
     const auto rows = collective_rows(rank_trace.events);
-    const int row_count = rows.empty() ? 0 : *std::max_element(rows.begin(), rows.end()) + 1;
-    bool has_comm = false;
-    for (const auto& e : rank_trace.events) has_comm = has_comm || e.category == "comm";
     // Collectives overlap compute on the same GPU: rows 1000 + gpu, 2000 + gpu, ... of its node.
-    if (has_comm)
-      for (int r = 0; r < row_count; ++r)
-        name_thread(node, gpu + 1000 * (r + 1),
-                    r == 0 ? fmt::format("rank {} collectives", rank)
-                           : fmt::format("rank {} collectives ({})", rank, r + 1));
+    for (int r = 0; r < rows.count; ++r)
+      name_thread(node, gpu + 1000 * (r + 1),
+                  r == 0 ? fmt::format("rank {} collectives", rank)
+                         : fmt::format("rank {} collectives ({})", rank, r + 1));
     for (size_t i = 0; i < rank_trace.events.size(); ++i) {
       const auto& e = rank_trace.events[i];
-      const int tid = e.category == "comm" ? gpu + 1000 * (rows[i] + 1) : gpu;
+      const int tid = e.category == "comm" ? gpu + 1000 * (rows.row[i] + 1) : gpu;
       nlohmann::json event{{"name", e.name},
                            {"cat", e.category},
                            {"ph", "X"},
