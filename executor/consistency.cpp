@@ -13,9 +13,20 @@ namespace {
 // Whether all ranks must hold bit-identical weights after `step` under the schedule.
 // DaSGD adds each rank's local progress back after a merge, so its ranks agree only when no progress
 // was made since the snapshot: d = 0, or a snapshot taken at the last step and merged at once.
+// The DiLoCo family: a rank's weights equal the outer weights (the same on every rank) right after
+// an outer step that discards the local progress (alpha = 0) of the whole model (one fragment):
+// at k0 + d for an outer gradient of k0 (a multiple of H), or at the last step for one drained then.
+bool diloco_identical(const schedules::ScheduleSpec& s, long step, long last_step) {
+  if (s.fragments != 1 || s.alpha != 0) return false;
+  const long H = s.tau, d = s.delay;
+  if (step >= H + d && (step - d) % H == 0) return true;
+  return step == last_step && d > 0 && step >= H && step % H < d;
+}
+
 bool expect_identical(const schedules::ScheduleSpec& s, long step, long last_step, int ranks) {
   if (ranks == 1 || s.kind == schedules::ScheduleKind::sgd) return true;
   if (s.kind == schedules::ScheduleKind::local_sgd) return is_averaging_step(s, step);
+  if (is_diloco_family(s)) return diloco_identical(s, step, last_step);
   return is_averaging_step(s, step) && (s.delay == 0 || step == last_step);
 }
 

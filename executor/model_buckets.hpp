@@ -7,6 +7,7 @@
 #include "schedules/run_schedule.hpp"
 #include "schedules/schedule_spec.hpp"
 #include "workload/buckets.hpp"
+#include "workload/fragments.hpp"
 
 #include <functional>
 #include <vector>
@@ -28,6 +29,16 @@ ModelBuckets plan_model_buckets(const Model& model, const schedules::ScheduleSpe
   plan.ending_at_layer.assign(size_t(model.layers()), -1);
   for (size_t b = 0; b < plan.buckets.size(); ++b) plan.ending_at_layer[plan.buckets[b].first_layer] = int(b);
   return plan;
+}
+
+// The DiLoCo family's fragments of the model (one for diloco); none for the other schedules.
+template <class Model>
+std::vector<workload::Fragment> plan_model_fragments(const Model& model,
+                                                     const schedules::ScheduleSpec& schedule) {
+  if (!schedules::is_diloco_family(schedule)) return {};
+  std::vector<int64_t> layer_params;
+  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  return workload::plan_fragments(layer_params, schedule.fragments);
 }
 
 // `poll` after every layer; `bucket_ready(b)` once bucket b's last layer has its gradient (none when

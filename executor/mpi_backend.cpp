@@ -17,8 +17,15 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
   ModelBuckets plan = plan_model_buckets(model, options.schedule);
   out_.buckets = std::move(plan.buckets);
   bucket_ending_at_ = std::move(plan.ending_at_layer);
-  requests_.assign(out_.buckets.size() + 1, MPI_REQUEST_NULL);
+  fragments_ = plan_model_fragments(model, options.schedule);
+  requests_.assign(out_.buckets.size() + 1 + fragments_.size(), MPI_REQUEST_NULL);
   snapshot_sum_.resize(size_t(model.param_count()));
+  if (!fragments_.empty()) {  // every rank starts from the same initial weights: the first global ones
+    global_ = model.weights();
+    momentum_.assign(global_.size(), 0.0f);
+    delta_.assign(global_.size(), 0.0f);
+    delta_sum_.assign(global_.size(), 0.0f);
+  }
   loop_start_s_ = wall_now_s();
 }
 
@@ -47,8 +54,14 @@ void MpiBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
 
 MpiBackend::Collective MpiBackend::start(Payload payload) {
   const double t0 = wall_now_s();
-  Collective c = requests_.size() - 1;
-  if (payload.kind == Payload::Kind::gradient_bucket) {
+  Collective c = snapshot_request();
+  if (payload.kind == Payload::Kind::outer_gradient) {
+    c = fragment_request(payload.bucket);
+    const auto& f = fragments_[size_t(payload.bucket)];
+    mpi_check(MPI_Iallreduce(delta_.data() + f.param_offset, delta_sum_.data() + f.param_offset,
+                             static_cast<int>(f.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+              "MPI_Iallreduce (outer gradient)");
+  } else if (payload.kind == Payload::Kind::gradient_bucket) {
     c = size_t(payload.bucket);
     const auto& bucket = out_.buckets[c];
     mpi_check(MPI_Iallreduce(MPI_IN_PLACE, model_.grads().data() + bucket.param_offset,
@@ -67,8 +80,9 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
 void MpiBackend::wait(Collective c) {
   MPI_Request& r = requests_[c];
   if (r == MPI_REQUEST_NULL) return;
-  const char* what =
-      c + 1 == requests_.size() ? "MPI_Wait (dasgd snapshot average)" : "MPI_Wait (gradient bucket)";
+  const char* what = c < snapshot_request()    ? "MPI_Wait (gradient bucket)"
+                     : c == snapshot_request() ? "MPI_Wait (dasgd snapshot average)"
+                                               : "MPI_Wait (outer gradient average)";
   const double t0 = wall_now_s();
   {
     WatchdogGuard guard(what);
@@ -104,6 +118,17 @@ void MpiBackend::average_weights() {
 
 void MpiBackend::apply_average() {
   dasgd_merge(model_.weights(), snapshot_, snapshot_sum_, ranks_);
+}
+
+void MpiBackend::outer_gradient(int fragment) {
+  const auto& f = fragments_[size_t(fragment)];
+  executor::outer_gradient(global_, model_.weights(), delta_, f.param_offset, f.params);
+}
+
+void MpiBackend::outer_step(int fragment) {
+  const auto& f = fragments_[size_t(fragment)];
+  executor::outer_step(global_, momentum_, delta_sum_, model_.weights(), options_.schedule, ranks_,
+                       f.param_offset, f.params);
 }
 
 void MpiBackend::end_step(long) {

@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "schedules/run_schedule.hpp"
 #include "step_record.hpp"
+#include "workload/fragments.hpp"
 
 #include <mpi.h>
 
@@ -38,12 +39,16 @@ class MpiBackend {
   void average_weights();
   void take_snapshot() { snapshot_ = model_.weights(); }
   void apply_average();
+  void outer_gradient(int fragment);
+  void outer_step(int fragment);
   void end_step(long step);
   void drained();
   void step_done(long step);
 
  private:
   void poll();
+  size_t snapshot_request() const { return out_.buckets.size(); }
+  size_t fragment_request(int fragment) const { return out_.buckets.size() + 1 + size_t(fragment); }
 
   const TrainOptions& options_;
   Mlp& model_;
@@ -52,8 +57,13 @@ class MpiBackend {
   TrainOutput& out_;
   int rank_ = 0, ranks_ = 1;
   std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
-  std::vector<MPI_Request> requests_;  // one per bucket, then the DaSGD snapshot's
+  // One per bucket, then the DaSGD snapshot's, then one per DiLoCo fragment.
+  std::vector<MPI_Request> requests_;
   std::vector<float> snapshot_, snapshot_sum_;
+  // The DiLoCo family: the fragments, the outer (global) weights and momentum, every rank's copy
+  // identical, and the outer gradient with its allreduced sum.
+  std::vector<workload::Fragment> fragments_;
+  std::vector<float> global_, momentum_, delta_, delta_sum_;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

@@ -38,7 +38,9 @@ std::vector<int> parse_widths(const std::string& text) {
 // The text of the options that are parsed further after CLI11 (names, lists, sizes).
 struct RawOptions {
   std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB", device = "cpu";
-  std::optional<int> tau, delay;
+  std::optional<int> tau, delay, H, fragments, overlap_steps;
+  std::optional<double> alpha, outer_lr, outer_momentum;
+  std::optional<std::string> outer_optimizer;
   int64_t seed = 1;
   std::vector<CLI::Option*> synthetic_flags;
 };
@@ -57,6 +59,17 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       ->capture_default_str();
   app.add_option("--tau", raw.tau, "local steps between averagings (local_sgd, dasgd; default 4)");
   app.add_option("--delay", raw.delay, "dasgd: steps the average is in flight, 0 <= d <= tau (default 1)");
+  app.add_option("--H", raw.H, "diloco, streaming_diloco: inner steps per outer round (default 20)");
+  app.add_option("--fragments", raw.fragments,
+                 "streaming_diloco: fragments of whole layers, dividing H (default 2)");
+  app.add_option("--overlap-steps", raw.overlap_steps,
+                 "streaming_diloco: inner steps a fragment's average is in flight, 0..H (default 1)");
+  app.add_option("--alpha", raw.alpha,
+                 "streaming_diloco: w <- alpha w + (1 - alpha) outer weights (default 0)");
+  app.add_option("--outer-optimizer", raw.outer_optimizer, schedules::kOuterOptimizerNames.listed())
+      ->check(CLI::IsMember(schedules::kOuterOptimizerNames.names()));
+  app.add_option("--outer-lr", raw.outer_lr, "diloco family: outer learning rate (default 0.7)");
+  app.add_option("--outer-momentum", raw.outer_momentum, "diloco family: Nesterov momentum (default 0.9)");
   app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
@@ -104,10 +117,51 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
                "training");
 }
 
+// The DiLoCo family's parameters, with the ranges a scenario allows (scenario/schedule_reader.cpp).
+void finish_diloco(TrainOptions& o, const RawOptions& raw) {
+  auto& s = o.schedule;
+  s.tau = raw.H.value_or(20);
+  if (s.tau < 1) bad(fmt::format("--H: expected an integer >= 1, got {}", s.tau));
+  if (s.kind == schedules::ScheduleKind::streaming_diloco) {
+    s.fragments = raw.fragments.value_or(2);
+    if (s.fragments < 1 || s.tau % s.fragments != 0)
+      bad(fmt::format("--fragments: expected a fragment count that divides H = {}, got {}", s.tau,
+                      s.fragments));
+    s.delay = raw.overlap_steps.value_or(1);
+    if (s.delay < 0 || s.delay > s.tau)
+      bad(fmt::format("--overlap-steps: expected 0 <= overlap <= H = {}, got {}", s.tau, s.delay));
+    s.alpha = raw.alpha.value_or(0.0);
+    if (!(s.alpha >= 0 && s.alpha <= 1))
+      bad(fmt::format("--alpha: expected a factor in [0, 1], got {}", s.alpha));
+  } else if (raw.fragments || raw.overlap_steps || raw.alpha) {
+    bad("--fragments/--overlap-steps/--alpha: diloco synchronises the whole model at once (use "
+        "streaming_diloco)");
+  }
+  if (raw.outer_optimizer) s.outer.optimizer = *schedules::kOuterOptimizerNames.parse(*raw.outer_optimizer);
+  s.outer.lr = raw.outer_lr.value_or(s.outer.lr);
+  if (!(s.outer.lr > 0 && s.outer.lr <= 10))
+    bad(fmt::format("--outer-lr: expected an outer learning rate in (0, 10], got {}", s.outer.lr));
+  if (s.outer.optimizer == schedules::OuterOptimizer::sgd) {
+    if (raw.outer_momentum) bad("--outer-momentum: the sgd outer optimizer has no momentum");
+    s.outer.momentum = 0;
+  } else {
+    s.outer.momentum = raw.outer_momentum.value_or(s.outer.momentum);
+    if (!(s.outer.momentum >= 0 && s.outer.momentum < 1))
+      bad(fmt::format("--outer-momentum: expected a momentum in [0, 1), got {}", s.outer.momentum));
+  }
+}
+
 // The schedule and its parameters: tau and delay only where the schedule has them.
 void finish_schedule(TrainOptions& o, const RawOptions& raw) {
   o.schedule.kind = *schedules::kScheduleKindNames.parse(raw.schedule);  // checked by IsMember
-  if (o.schedule.kind == schedules::ScheduleKind::sgd) {
+  const bool diloco = is_diloco_family(o.schedule);
+  if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
+                  raw.outer_lr || raw.outer_momentum))
+    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*: only for diloco and streaming_diloco");
+  if (diloco) {
+    if (raw.tau || raw.delay) bad("--tau/--delay: the DiLoCo family takes --H and --overlap-steps");
+    finish_diloco(o, raw);
+  } else if (o.schedule.kind == schedules::ScheduleKind::sgd) {
     if (raw.tau.value_or(1) != 1 || raw.delay.value_or(0) != 0)
       bad("--tau/--delay: sgd averages every step (tau 1, delay 0)");
   } else {
@@ -133,6 +187,10 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
     bad("--verify: the serial reference runs on the CPU, whose rounding differs from cuBLAS; use --device "
         "cpu");
   o.hidden = parse_widths(raw.hidden);
+  if (const int layers = static_cast<int>(o.hidden.size()) + 1; o.schedule.fragments > layers)
+    bad(fmt::format(
+        "--fragments: expected at most {} fragments, the MLP's layers (a fragment is whole layers), got {}",
+        layers, o.schedule.fragments));
   try {
     o.schedule.bucket_cap_bytes = units::parse_bytes(raw.bucket);
   } catch (const std::exception& e) {
@@ -181,7 +239,9 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
 ParsedOptions parse_train_options(int argc, const char* const* argv) {
   TrainOptions o;
   RawOptions raw;
-  CLI::App app{"dasim-train: real data-parallel training of an MLP over MPI with sgd, local_sgd or dasgd"};
+  CLI::App app{
+      "dasim-train: real data-parallel training of an MLP over MPI with sgd, local_sgd, dasgd, diloco or "
+      "streaming_diloco"};
   add_options(app, o, raw);
   try {
     app.parse(argc, argv);

@@ -2,7 +2,10 @@
 #include "reference.hpp"
 
 #include "mlp.hpp"
+#include "model_buckets.hpp"
 #include "update_rules.hpp"
+
+#include <algorithm>
 
 namespace dasim::executor {
 namespace {
@@ -32,6 +35,25 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
     for (int j = 0; j < n; ++j) dasgd_merge(models[j].weights(), snapshots[j], snapshot_sum, n);
     pending = false;
   };
+  // The DiLoCo family: one global copy (the ranks' copies are identical by construction), the
+  // outer gradients' sum per fragment, and the step each fragment's outer step is due.
+  const auto fragments = plan_model_fragments(models.front(), schedule);
+  std::vector<float> global = models.front().weights(), momentum(global.size(), 0.0f), delta(global.size()),
+                     delta_sum(global.size());
+  std::vector<long> outer_due(fragments.size(), 0);
+  auto apply_outer = [&](size_t p) {
+    const auto& f = fragments[p];
+    for (int j = 0; j < n; ++j) {  // every replica's outer step starts from the same global state
+      std::vector<float> g = global;
+      std::vector<float> m = momentum;
+      outer_step(g, m, delta_sum, models[j].weights(), schedule, n, f.param_offset, f.params);
+      if (j == n - 1) {
+        global = g;
+        momentum = m;
+      }
+    }
+    outer_due[p] = 0;
+  };
 
   for (long k = 1; k <= steps; ++k) {
     double loss = 0;
@@ -58,6 +80,23 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
       }
       continue;
     }
+    if (is_diloco_family(schedule)) {
+      for (size_t p = 0; p < fragments.size(); ++p)
+        if (outer_due[p] == k) apply_outer(p);
+      for (size_t p = 0; p < fragments.size(); ++p) {
+        if (!is_fragment_sync_step(schedule, int(p), k)) continue;
+        const auto& f = fragments[p];
+        std::fill(delta_sum.begin() + f.param_offset, delta_sum.begin() + f.param_offset + f.params, 0.0f);
+        for (int j = 0; j < n; ++j) {
+          outer_gradient(global, models[j].weights(), delta, f.param_offset, f.params);
+          for (int64_t i = f.param_offset; i < f.param_offset + f.params; ++i)
+            delta_sum[size_t(i)] += delta[size_t(i)];
+        }
+        outer_due[p] = k + schedule.delay;
+        if (schedule.delay == 0) apply_outer(p);
+      }
+      continue;
+    }
     if (pending && k == due) merge();
     if (is_averaging_step(schedule, k)) {
       for (int j = 0; j < n; ++j) snapshots[j] = models[j].weights();
@@ -68,6 +107,12 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
     }
   }
   if (pending) merge();  // the trainer also completes an average still in flight at the end
+  std::vector<size_t> in_flight;
+  for (size_t p = 0; p < fragments.size(); ++p)
+    if (outer_due[p] > 0) in_flight.push_back(p);
+  std::sort(in_flight.begin(), in_flight.end(),
+            [&](size_t a, size_t b) { return outer_due[a] < outer_due[b]; });
+  for (size_t p : in_flight) apply_outer(p);
   for (auto& m : models) result.weights.push_back(m.weights());
   return result;
 }

@@ -81,6 +81,7 @@ results::ResultRow make_result_row(const RunDescription& run,
   row.schedule = to_string(o.schedule.kind);
   row.tau = o.schedule.tau;
   row.delay = o.schedule.delay;
+  row.schedule_detail = schedules::describe(o.schedule);
   row.collective = o.device == Device::cuda ? "nccl" : "mpi";
   row.nodes = static_cast<int>(std::set<std::string>(run.hosts.begin(), run.hosts.end()).size());
   row.gpus = run.ranks;

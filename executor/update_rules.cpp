@@ -21,6 +21,30 @@ void dasgd_merge(std::vector<float>& w, const std::vector<float>& snapshot,
   for (size_t i = 0; i < w.size(); ++i) w[i] = snapshot_sum[i] / n + (w[i] - snapshot[i]);
 }
 
+void outer_gradient(const std::vector<float>& global, const std::vector<float>& w, std::vector<float>& delta,
+                    int64_t offset, int64_t count) {
+  for (int64_t i = offset; i < offset + count; ++i) delta[size_t(i)] = global[size_t(i)] - w[size_t(i)];
+}
+
+void outer_step(std::vector<float>& global, std::vector<float>& momentum, const std::vector<float>& delta_sum,
+                std::vector<float>& w, const schedules::ScheduleSpec& schedule, int ranks, int64_t offset,
+                int64_t count) {
+  const float n = static_cast<float>(ranks), lr = static_cast<float>(schedule.outer.lr),
+              mu = static_cast<float>(schedule.outer.momentum), alpha = static_cast<float>(schedule.alpha);
+  const bool nesterov = schedule.outer.optimizer == schedules::OuterOptimizer::nesterov;
+  for (int64_t j = offset; j < offset + count; ++j) {
+    const size_t i = size_t(j);
+    const float d = delta_sum[i] / n;
+    if (nesterov) {
+      momentum[i] = mu * momentum[i] + d;
+      global[i] -= lr * (d + mu * momentum[i]);
+    } else {
+      global[i] -= lr * d;
+    }
+    w[i] = alpha * w[i] + (1 - alpha) * global[i];
+  }
+}
+
 uint64_t weights_hash(const std::vector<float>& w) {
   uint64_t h = 0xcbf29ce484222325ULL;
   const auto* bytes = reinterpret_cast<const unsigned char*>(w.data());

@@ -4,6 +4,8 @@
 // the tests check; the formulas themselves are checked against hand computations in the unit tests.
 #pragma once
 
+#include "schedules/schedule_spec.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +22,18 @@ void average_from_sum(std::vector<float>& w, const std::vector<float>& weight_su
 // the snapshots taken at k0 plus the local progress made since.
 void dasgd_merge(std::vector<float>& w, const std::vector<float>& snapshot,
                  const std::vector<float>& snapshot_sum, int ranks);
+
+// The DiLoCo family (docs/algorithms.md), on the fragment [offset, offset + count) of flat buffers.
+// The outer gradient: delta <- global - w.
+void outer_gradient(const std::vector<float>& global, const std::vector<float>& w, std::vector<float>& delta,
+                    int64_t offset, int64_t count);
+// The outer optimizer step on the averaged outer gradient D = delta_sum / ranks,
+//   sgd       global <- global - lr D
+//   nesterov  m <- mu m + D; global <- global - lr (D + mu m)   (PyTorch SGD with nesterov=True)
+// then the merge w <- alpha w + (1 - alpha) global (alpha = 0: w restarts from global).
+void outer_step(std::vector<float>& global, std::vector<float>& momentum, const std::vector<float>& delta_sum,
+                std::vector<float>& w, const schedules::ScheduleSpec& schedule, int ranks, int64_t offset,
+                int64_t count);
 
 // FNV-1a over the bytes of the buffer: equal hashes across ranks mean bit-identical weights.
 uint64_t weights_hash(const std::vector<float>& w);

@@ -10,12 +10,13 @@ PANEL_COLUMNS = ["workload", "platform"]
 
 
 def curve_columns(frame, exclude):
-    """Configuration columns that vary within frame (schedule, tau and delay always first).
+    """Configuration columns that vary within frame (schedule, tau, delay and schedule_detail
+    always first).
 
     A curve is one setting of these columns; anything constant is said once in the title instead of
     in every legend entry. exclude: the x-axis and panel columns.
     """
-    columns = ["schedule", "tau", "delay"]
+    columns = ["schedule", "tau", "delay", "schedule_detail"]
     for column in frame.columns:
         if column in columns or column in exclude or column in METRIC_COLUMNS:
             continue
@@ -30,18 +31,21 @@ def curve_columns(frame, exclude):
     return columns
 
 
-def schedule_label(schedule, tau, delay):
+def schedule_label(schedule, tau, delay, detail=""):
     if schedule == "sgd":
         return "sync SGD"
     if schedule == "local_sgd":
         return f"local SGD τ={tau}"
-    return f"DaSGD τ={tau} d={delay}"
+    if schedule == "dasgd":
+        return f"DaSGD τ={tau} d={delay}"
+    # The DiLoCo family: every parameter matters (fragments, overlap, outer step, bits).
+    return detail.replace("streaming_diloco", "Streaming DiLoCo").replace("diloco", "DiLoCo")
 
 
 def curve_label(columns, key):
     values = dict(zip(columns, key))
-    parts = [schedule_label(values["schedule"], values["tau"], values["delay"])]
-    for column in columns[3:]:
+    parts = [schedule_label(values["schedule"], values["tau"], values["delay"], values["schedule_detail"])]
+    for column in columns[4:]:
         parts.append(_phrase(column, values[column]))
     return ", ".join(parts)
 
@@ -84,8 +88,10 @@ _SHADES = {
     "sgd": ["#1f77b4", "#6baed6", "#08306b", "#9ecae1"],
     "local_sgd": ["#ff7f0e", "#fdae6b", "#a63603", "#fdd0a2"],
     "dasgd": ["#2ca02c", "#74c476", "#00441b", "#a1d99b"],
+    "diloco": ["#d62728", "#fc9272", "#67000d", "#fcbba1"],
+    "streaming_diloco": ["#9467bd", "#bcbddc", "#3f007d", "#dadaeb"],
 }
-_MARKERS = {"sgd": "o", "local_sgd": "s", "dasgd": "^"}
+_MARKERS = {"sgd": "o", "local_sgd": "s", "dasgd": "^", "diloco": "D", "streaming_diloco": "v"}
 _DASHES = ["-", "--", "-.", ":"]
 
 

@@ -71,8 +71,11 @@ def summary_rows(frame, column):
 def print_table(rows, column):
     print(f"slowest bandwidth with efficiency >= {THRESHOLD:g} (column {column}; "
           "linear interpolation in log bandwidth between the bracketing points)")
-    extra = sorted({c for row in rows for c in row["curve"]} -
-                   {"schedule", "tau", "delay", "gpus"})
+    # schedule_detail only says more than schedule, tau and delay for the DiLoCo family.
+    hidden = {"schedule", "tau", "delay", "gpus"}
+    if not any(row["curve"]["schedule"] in ("diloco", "streaming_diloco") for row in rows):
+        hidden.add("schedule_detail")
+    extra = sorted({c for row in rows for c in row["curve"]} - hidden)
     header = ["workload", "platform", "schedule", "tau", "delay", "gpus"] + extra + [
         "bandwidth_Gbps", "note"]
     table = [header]

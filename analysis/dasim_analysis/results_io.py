@@ -16,16 +16,18 @@ from .errors import fail
 # The C++ kResultColumns (base/results/result_row.hpp), in its order; extra sweep columns may
 # follow. tests/cli/results_schema.sh checks that a `dasim run` header is exactly this list.
 RESULT_COLUMNS = [
-    "scenario", "platform", "workload", "schedule", "tau", "delay", "collective", "algorithms_used", "nodes", "gpus",
+    "scenario", "platform", "workload", "schedule", "tau", "delay", "schedule_detail", "collective", "algorithms_used", "nodes", "gpus",
     "batch_per_gpu", "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s",
     "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source", "calibration",
 ]
+# What a results file must have: schedule_detail is derived when a file written before it lacks it.
+REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c != "schedule_detail"]
 INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu"]
 FLOAT_COLUMNS = [
     "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "comm_s",
     "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
 ]
-SCHEDULES = ["sgd", "local_sgd", "dasgd"]
+SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many).
 METRIC_COLUMNS = set(FLOAT_COLUMNS) | {"algorithms_used"}
@@ -48,13 +50,17 @@ def load_results(path, extra_numeric=()):
     except FileNotFoundError:
         fail(f"{path}: cannot read: no such file")
     except pd.errors.EmptyDataError:
-        fail(_missing_columns_message(path, RESULT_COLUMNS + list(extra_numeric)))
+        fail(_missing_columns_message(path, REQUIRED_COLUMNS + list(extra_numeric)))
     except (pd.errors.ParserError, UnicodeDecodeError, OSError) as error:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         fail(f"{path}: cannot parse as CSV: {first_line} (is this a dasim results.csv?)")
 
     frame.columns = [str(c).strip() for c in frame.columns]
-    required = RESULT_COLUMNS + [c for c in extra_numeric if c not in RESULT_COLUMNS]
+    if "schedule_detail" not in frame.columns and "schedule" in frame.columns:
+        # Results written before the DiLoCo family had no schedule_detail: their schedules are
+        # described by schedule, tau and delay alone.
+        frame["schedule_detail"] = [_detail_of(row) for row in frame.to_dict("records")]
+    required = REQUIRED_COLUMNS + [c for c in extra_numeric if c not in RESULT_COLUMNS]
     missing = [c for c in required if c not in frame.columns]
     if missing:
         fail(_missing_columns_message(path, missing))
@@ -83,6 +89,15 @@ def load_results(path, extra_numeric=()):
             fail(f"{path}: line {line}: column schedule: expected one of {', '.join(SCHEDULES)}, "
                  f"got '{value}'")
     return frame
+
+
+def _detail_of(row):
+    schedule, tau, delay = row.get("schedule"), row.get("tau", ""), row.get("delay", "")
+    if schedule == "local_sgd":
+        return f"local_sgd(tau={tau})"
+    if schedule == "dasgd":
+        return f"dasgd(tau={tau},d={delay})"
+    return schedule
 
 
 def _lines(frame, column):

@@ -19,9 +19,10 @@ struct ResultRow {
   std::string scenario;
   std::string platform;
   std::string workload;
-  std::string schedule;  // sgd | local_sgd | dasgd
-  int tau = 1;
-  int delay = 0;
+  std::string schedule;         // sgd | local_sgd | dasgd | diloco | streaming_diloco
+  int tau = 1;                  // H for the DiLoCo family
+  int delay = 0;                // the overlap steps of streaming_diloco
+  std::string schedule_detail;  // every parameter: schedules::describe(), e.g. "diloco(H=100,nesterov ...)"
   std::string collective;  // the scenario's algorithm: auto | ring | tree | hierarchical | nvls | mpi | nccl
   std::string algorithms_used;  // what ran, algorithm/protocol, "+"-joined (auto resolves per collective)
   int nodes = 1;
@@ -50,13 +51,14 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 22> kResultColumns{{
+inline const std::array<ResultColumn, 23> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
     {"schedule", &ResultRow::schedule},
     {"tau", &ResultRow::tau},
     {"delay", &ResultRow::delay},
+    {"schedule_detail", &ResultRow::schedule_detail},
     {"collective", &ResultRow::collective},
     {"algorithms_used", &ResultRow::algorithms_used},
     {"nodes", &ResultRow::nodes},

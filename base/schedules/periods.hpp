@@ -17,6 +17,14 @@ inline bool is_averaging_step(const ScheduleSpec& s, long step) {
   return s.kind != ScheduleKind::sgd && step % s.tau == 0;
 }
 
+// The DiLoCo family: fragment p (0-based, of P) is synchronised at the steps k with
+// k % H == ((p + 1) H / P) % H, so the fragments take turns H / P steps apart and the last one (the
+// whole model when P = 1, DiLoCo) at the multiples of H. P divides H (the scenario checks).
+inline bool is_fragment_sync_step(const ScheduleSpec& s, int fragment, long step) {
+  const long offset = (static_cast<long>(fragment) + 1) * s.tau / s.fragments % s.tau;
+  return step % s.tau == offset;
+}
+
 // `steps` rounded up to whole synchronisation periods (the simulator's warm-up and measured runs).
 long whole_periods(long steps, const ScheduleSpec& s);
 

@@ -11,6 +11,10 @@
 //   dasgd      forward_backward -> apply_gradients(local) -> at k0 + d: wait(snapshot average)
 //              -> apply_average -> every tau steps (k0): take_snapshot -> start(snapshot);
 //              d = 0 merges at once
+//   diloco /   forward_backward -> apply_gradients(local) -> for each fragment p whose outer step
+//   streaming  is due at k: wait(its outer gradient average) -> outer_step(p) -> for each fragment p
+//   _diloco    synchronised at k (periods.hpp): outer_gradient(p) -> start(its outer gradient), due
+//              at k + d (d = 0: wait and outer_step at once; diloco is P = 1, d = 0)
 // then end_step(k); after the last step an average still in flight is drained (wait + apply,
 // outside every step, reported through drained()); then step_done(k).
 #pragma once
@@ -18,6 +22,7 @@
 #include "schedules/periods.hpp"
 #include "schedules/schedule_spec.hpp"
 
+#include <algorithm>
 #include <concepts>
 #include <functional>
 #include <vector>
@@ -26,13 +31,14 @@ namespace dasim::schedules {
 
 // What a collective carries.
 struct Payload {
-  enum class Kind { gradient_bucket, weights, snapshot };
+  enum class Kind { gradient_bucket, weights, snapshot, outer_gradient };
   Kind kind;
-  int bucket = -1;  // gradient_bucket: which one, in ready order
+  int bucket = -1;  // gradient_bucket: which one, in ready order; outer_gradient: the fragment
 
   static Payload gradient_bucket(int b) { return {Kind::gradient_bucket, b}; }
   static Payload weights() { return {Kind::weights, -1}; }
   static Payload snapshot() { return {Kind::snapshot, -1}; }
+  static Payload outer_gradient(int fragment) { return {Kind::outer_gradient, fragment}; }
 };
 
 // Called by forward_backward when bucket b's gradients are complete. An empty function means the
@@ -40,7 +46,7 @@ struct Payload {
 using BucketReady = std::function<void(int bucket)>;
 
 template <class B>
-concept ScheduleBackend = requires(B b, long step, int bucket, const BucketReady& ready, Payload payload,
+concept ScheduleBackend = requires(B b, long step, int fragment, const BucketReady& ready, Payload payload,
                                    typename B::Collective& collective, bool averaged) {
   { b.bucket_count() } -> std::convertible_to<int>;
   b.begin_step(step);
@@ -52,6 +58,8 @@ concept ScheduleBackend = requires(B b, long step, int bucket, const BucketReady
   b.average_weights();          // local_sgd: weights <- allreduced sum / ranks
   b.take_snapshot();            // dasgd: s <- w
   b.apply_average();            // dasgd: w <- avg(s) + (w - s)
+  b.outer_gradient(fragment);   // DiLoCo family: Delta_p <- theta_global_p - theta_p
+  b.outer_step(fragment);       // outer optimizer on the averaged Delta_p, then the local merge
   b.end_step(step);
   b.drained();  // the end-of-run drain just finished
   b.step_done(step);
@@ -73,6 +81,50 @@ void sgd_step(const ScheduleSpec& s, B& b) {
   b.apply_gradients(true);
 }
 
+// The DiLoCo family's fragments in flight: each synchronised fragment's outer-gradient average and
+// the step that must apply it.
+template <ScheduleBackend B>
+class OuterRounds {
+ public:
+  explicit OuterRounds(const ScheduleSpec& s) : s_(s), rounds_(static_cast<size_t>(s.fragments)) {}
+
+  void step(B& b, long k) {
+    for (int p = 0; p < s_.fragments; ++p)
+      if (rounds_[p].pending && k == rounds_[p].due) apply(b, p);
+    for (int p = 0; p < s_.fragments; ++p) {
+      if (!is_fragment_sync_step(s_, p, k)) continue;
+      b.outer_gradient(p);
+      rounds_[p] = {b.start(Payload::outer_gradient(p)), k + s_.delay, true};
+      if (s_.delay == 0) apply(b, p);  // DiLoCo: the outer step blocks on the average
+    }
+  }
+  bool pending() const {
+    return std::any_of(rounds_.begin(), rounds_.end(), [](const Round& r) { return r.pending; });
+  }
+  void drain(B& b) {  // in the order the fragments were synchronised
+    std::vector<int> order;
+    for (int p = 0; p < s_.fragments; ++p)
+      if (rounds_[p].pending) order.push_back(p);
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return rounds_[x].due < rounds_[y].due; });
+    for (int p : order) apply(b, p);
+  }
+
+ private:
+  struct Round {
+    typename B::Collective average{};
+    long due = 0;
+    bool pending = false;
+  };
+  void apply(B& b, int p) {
+    b.wait(rounds_[p].average);  // exposed only if the average has not arrived after d steps
+    b.outer_step(p);
+    rounds_[p].pending = false;
+  }
+
+  const ScheduleSpec& s_;
+  std::vector<Round> rounds_;
+};
+
 }  // namespace detail
 
 template <ScheduleBackend B>
@@ -85,6 +137,7 @@ void run_schedule(const ScheduleSpec& s, long steps, B& b) {
     b.apply_average();
     pending = false;
   };
+  detail::OuterRounds<B> outer_rounds(s);
   for (long k = 1; k <= steps; ++k) {
     b.begin_step(k);
     switch (s.kind) {
@@ -111,10 +164,17 @@ void run_schedule(const ScheduleSpec& s, long steps, B& b) {
           if (s.delay == 0) merge();  // d = 0 degenerates to local SGD
         }
         break;
+      case ScheduleKind::diloco:
+      case ScheduleKind::streaming_diloco:
+        b.forward_backward({});
+        b.apply_gradients(false);
+        outer_rounds.step(b, k);
+        break;
     }
     b.end_step(k);
-    if (pending && k == steps) {  // no average is left in flight at the end of the run
-      merge();
+    if (k == steps && (pending || outer_rounds.pending())) {  // nothing is left in flight at the end
+      if (pending) merge();
+      outer_rounds.drain(b);
       b.drained();
     }
     b.step_done(k);

@@ -8,14 +8,32 @@ std::string to_string(ScheduleKind kind) {
   return std::string(kScheduleKindNames.name(kind));
 }
 
+namespace {
+
+std::string describe_outer(const OuterStep& o) {
+  if (o.optimizer == OuterOptimizer::sgd) return fmt::format("sgd lr={:g}", o.lr);
+  return fmt::format("nesterov lr={:g} mu={:g}", o.lr, o.momentum);
+}
+
+std::string bits_suffix(const ScheduleSpec& spec) {
+  return spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
+}
+
+}  // namespace
+
 std::string describe(const ScheduleSpec& spec) {
   switch (spec.kind) {
     case ScheduleKind::sgd:
       return spec.overlap ? "sgd" : "sgd(no overlap)";
     case ScheduleKind::local_sgd:
-      return fmt::format("local_sgd(tau={})", spec.tau);
+      return fmt::format("local_sgd(tau={}{})", spec.tau, bits_suffix(spec));
     case ScheduleKind::dasgd:
-      return fmt::format("dasgd(tau={},d={})", spec.tau, spec.delay);
+      return fmt::format("dasgd(tau={},d={}{})", spec.tau, spec.delay, bits_suffix(spec));
+    case ScheduleKind::diloco:
+      return fmt::format("diloco(H={},{}{})", spec.tau, describe_outer(spec.outer), bits_suffix(spec));
+    case ScheduleKind::streaming_diloco:
+      return fmt::format("streaming_diloco(H={},P={},d={},alpha={:g},{}{})", spec.tau, spec.fragments,
+                         spec.delay, spec.alpha, describe_outer(spec.outer), bits_suffix(spec));
   }
   return "?";
 }

@@ -2,7 +2,12 @@
 //   sgd       gradient allreduce per bucket, overlapped with the rest of backward (or not);
 //   local_sgd tau local steps, then a blocking weight allreduce;
 //   dasgd     snapshot every tau steps, non-blocking weight allreduce overlapping the next d steps,
-//             then w <- avg + (w - snapshot).
+//             then w <- avg + (w - snapshot);
+//   diloco    H = tau inner steps, then a blocking allreduce of the outer gradient
+//             (theta_global - theta_local) and an outer optimizer step (Douillard et al. 2023);
+//   streaming_diloco  the model in P fragments synchronised in staggered order, each fragment's
+//             allreduce overlapping d inner steps, merged by lerp(global, local, alpha)
+//             (Douillard et al. 2025). diloco is streaming_diloco with P = 1, d = 0.
 // The simulator and both trainers read the same spec and run it through the one schedule engine
 // (schedules/run_schedule.hpp).
 #pragma once
@@ -14,24 +19,57 @@
 
 namespace dasim::schedules {
 
-enum class ScheduleKind { sgd, local_sgd, dasgd };
+enum class ScheduleKind { sgd, local_sgd, dasgd, diloco, streaming_diloco };
 
-inline constexpr EnumNames<ScheduleKind, 3> kScheduleKindNames{{{
+inline constexpr EnumNames<ScheduleKind, 5> kScheduleKindNames{{{
     {ScheduleKind::sgd, "sgd"},
     {ScheduleKind::local_sgd, "local_sgd"},
     {ScheduleKind::dasgd, "dasgd"},
+    {ScheduleKind::diloco, "diloco"},
+    {ScheduleKind::streaming_diloco, "streaming_diloco"},
 }}};
+
+// The DiLoCo family's outer optimizer, applied to the averaged outer gradient Delta:
+//   sgd       theta_g <- theta_g - lr Delta            (lr = 1: plain model averaging)
+//   nesterov  m <- mu m + Delta; theta_g <- theta_g - lr (Delta + mu m)   (DiLoCo: lr 0.7, mu 0.9)
+enum class OuterOptimizer { sgd, nesterov };
+
+inline constexpr EnumNames<OuterOptimizer, 2> kOuterOptimizerNames{{{
+    {OuterOptimizer::sgd, "sgd"},
+    {OuterOptimizer::nesterov, "nesterov"},
+}}};
+
+struct OuterStep {
+  OuterOptimizer optimizer = OuterOptimizer::nesterov;
+  double lr = 0.7;        // DiLoCo's outer learning rate (arXiv 2311.08105, section 3)
+  double momentum = 0.9;  // and Nesterov momentum
+};
+
+// Bits per element of the averaged payload (local_sgd, dasgd and the DiLoCo family): 32 sends it
+// as computed; 16, 8 and 4 quantize it before the allreduce (INTELLECT-1: int8, Streaming DiLoCo:
+// 4-bit), which divides the bytes on the wire and costs a quantize and a dequantize pass.
+inline constexpr int kPayloadBitChoices[] = {32, 16, 8, 4};
 
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::sgd;
-  int tau = 1;    // steps between averagings (local_sgd, dasgd); 1 for sgd
-  int delay = 0;  // d: steps the dasgd average may take to arrive (0 <= d <= tau); 0 otherwise
+  int tau = 1;    // steps between averagings (local_sgd, dasgd; H for the DiLoCo family); 1 for sgd
+  int delay = 0;  // d: steps an average may take to arrive (dasgd: 0 <= d <= tau; streaming_diloco:
+                  // the overlap, the paper's tau, 0 <= d <= H); 0 otherwise
   double bucket_cap_bytes = workload::kDdpDefaultBucketCapBytes;  // sgd: DDP bucket cap
   bool overlap = true;  // sgd: start each bucket's allreduce during backward
+  int fragments = 1;    // streaming_diloco: P, dividing H
+  double alpha = 0;     // streaming_diloco: theta_local <- alpha theta_local + (1 - alpha) theta_global
+  OuterStep outer{};    // the DiLoCo family
+  int payload_bits = 32;
 };
 
+inline bool is_diloco_family(const ScheduleSpec& s) {
+  return s.kind == ScheduleKind::diloco || s.kind == ScheduleKind::streaming_diloco;
+}
+
 std::string to_string(ScheduleKind kind);
-// "sgd", "local_sgd(tau=4)", "dasgd(tau=4,d=1)"
+// "sgd", "local_sgd(tau=4)", "dasgd(tau=4,d=1)", "diloco(H=100,nesterov lr=0.7 mu=0.9)",
+// "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when compressed
 std::string describe(const ScheduleSpec& spec);
 
 }  // namespace dasim::schedules

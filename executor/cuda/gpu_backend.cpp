@@ -22,7 +22,8 @@ GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset
   ModelBuckets plan = plan_model_buckets(model, options.schedule);
   out_.buckets = std::move(plan.buckets);
   bucket_ending_at_ = std::move(plan.ending_at_layer);
-  collectives_.resize(out_.buckets.size() + 1);
+  fragments_ = plan_model_fragments(model, options.schedule);
+  collectives_.resize(out_.buckets.size() + 1 + fragments_.size());
   for (auto& c : collectives_) {
     c.ready = make_event();
     c.done = make_event();
@@ -30,6 +31,18 @@ GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset
   if (options.schedule.kind == schedules::ScheduleKind::dasgd) {
     snapshot_ = device_floats(model.param_count());
     snapshot_sum_ = device_floats(model.param_count());
+  }
+  if (!fragments_.empty()) {  // the outer weights start as every rank's initial weights
+    const size_t bytes = size_t(model.param_count()) * sizeof(float);
+    global_ = device_floats(model.param_count());
+    momentum_ = device_floats(model.param_count());
+    delta_ = device_floats(model.param_count());
+    delta_sum_ = device_floats(model.param_count());
+    cuda_check(
+        cudaMemcpyAsync(global_.get(), model.weights(), bytes, cudaMemcpyDeviceToDevice, model.stream()),
+        "cudaMemcpyAsync (outer weights)");
+    cuda_check(cudaMemsetAsync(momentum_.get(), 0, bytes, model.stream()),
+               "cudaMemsetAsync (outer momentum)");
   }
   loop_start_s_ = wall_now_s();
 }
@@ -62,11 +75,17 @@ void GpuBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
 }
 
 GpuBackend::Collective GpuBackend::start(Payload payload) {
-  Collective index = collectives_.size() - 1;
+  Collective index = snapshot_index();
   const float* src = model_.weights();
   float* dst = model_.weights();
   int64_t count = model_.param_count();
-  if (payload.kind == Payload::Kind::gradient_bucket) {
+  if (payload.kind == Payload::Kind::outer_gradient) {
+    index = fragment_index(payload.bucket);
+    const auto& f = fragments_[size_t(payload.bucket)];
+    src = delta_.get() + f.param_offset;
+    dst = delta_sum_.get() + f.param_offset;
+    count = f.params;
+  } else if (payload.kind == Payload::Kind::gradient_bucket) {
     index = size_t(payload.bucket);
     dst = model_.grads() + out_.buckets[index].param_offset;
     src = dst;
@@ -92,8 +111,8 @@ GpuBackend::Collective GpuBackend::start(Payload payload) {
 void GpuBackend::wait(Collective index) {
   InFlight& c = collectives_[index];
   if (!c.in_flight) return;
-  const bool whole = index + 1 == collectives_.size();
-  const char* what = !whole ? "gradient bucket allreduce"
+  const char* what = index < snapshot_index()   ? "gradient bucket allreduce"
+                     : index > snapshot_index() ? "outer gradient allreduce"
                      : options_.schedule.kind == schedules::ScheduleKind::dasgd
                          ? "dasgd snapshot allreduce"
                          : "local_sgd weight allreduce";
@@ -111,9 +130,12 @@ void GpuBackend::wait(Collective index) {
   wait_s_ += t1 - t0;
 }
 
-void GpuBackend::axpy(float alpha, const float* x, float* y) {
-  cublas_check(cublasSaxpy(model_.blas(), static_cast<int>(model_.param_count()), &alpha, x, 1, y, 1),
-               "cublasSaxpy");
+void GpuBackend::axpy(float alpha, const float* x, float* y, int64_t count) {
+  cublas_check(cublasSaxpy(model_.blas(), static_cast<int>(count), &alpha, x, 1, y, 1), "cublasSaxpy");
+}
+
+void GpuBackend::scal(float alpha, float* x, int64_t count) {
+  cublas_check(cublasSscal(model_.blas(), static_cast<int>(count), &alpha, x, 1), "cublasSscal");
 }
 
 void GpuBackend::apply_gradients(bool averaged) {
@@ -136,6 +158,37 @@ void GpuBackend::take_snapshot() {
 void GpuBackend::apply_average() {
   axpy(-1.0f, snapshot_.get(), model_.weights());                                  // local progress w - s ...
   axpy(1.0f / static_cast<float>(ranks_), snapshot_sum_.get(), model_.weights());  // ... plus the average
+}
+
+void GpuBackend::outer_gradient(int fragment) {
+  const auto& f = fragments_[size_t(fragment)];
+  float* delta = delta_.get() + f.param_offset;
+  cuda_check(cudaMemcpyAsync(delta, global_.get() + f.param_offset, size_t(f.params) * sizeof(float),
+                             cudaMemcpyDeviceToDevice, model_.stream()),
+             "cudaMemcpyAsync (outer gradient)");
+  axpy(-1.0f, model_.weights() + f.param_offset, delta, f.params);  // delta = global - w
+}
+
+// The arithmetic of update_rules.hpp's outer_step, as BLAS level-1 calls on the fragment.
+void GpuBackend::outer_step(int fragment) {
+  const auto& f = fragments_[size_t(fragment)];
+  const auto& outer = options_.schedule.outer;
+  const float n = static_cast<float>(ranks_), lr = static_cast<float>(outer.lr),
+              mu = static_cast<float>(outer.momentum), alpha = static_cast<float>(options_.schedule.alpha);
+  const float* sum = delta_sum_.get() + f.param_offset;
+  float* global = global_.get() + f.param_offset;
+  if (outer.optimizer == schedules::OuterOptimizer::nesterov) {
+    float* m = momentum_.get() + f.param_offset;
+    scal(mu, m, f.params);  // m <- mu m + D
+    axpy(1.0f / n, sum, m, f.params);
+    axpy(-lr / n, sum, global, f.params);  // global <- global - lr (D + mu m)
+    axpy(-lr * mu, m, global, f.params);
+  } else {
+    axpy(-lr / n, sum, global, f.params);
+  }
+  float* w = model_.weights() + f.param_offset;  // w <- alpha w + (1 - alpha) global
+  scal(alpha, w, f.params);
+  axpy(1.0f - alpha, global, w, f.params);
 }
 
 void GpuBackend::end_step(long) {

@@ -17,6 +17,7 @@
 #include "options.hpp"
 #include "schedules/run_schedule.hpp"
 #include "step_record.hpp"
+#include "workload/fragments.hpp"
 
 #include <mpi.h>
 
@@ -40,6 +41,8 @@ class GpuBackend {
   void average_weights();
   void take_snapshot();
   void apply_average();
+  void outer_gradient(int fragment);
+  void outer_step(int fragment);
   void end_step(long step);
   void drained();
   void step_done(long step);
@@ -52,7 +55,11 @@ class GpuBackend {
     bool in_flight = false;
   };
   void poll();
-  void axpy(float alpha, const float* x, float* y);
+  void axpy(float alpha, const float* x, float* y, int64_t count);
+  void axpy(float alpha, const float* x, float* y) { axpy(alpha, x, y, model_.param_count()); }
+  void scal(float alpha, float* x, int64_t count);
+  size_t snapshot_index() const { return out_.buckets.size(); }
+  size_t fragment_index(int fragment) const { return out_.buckets.size() + 1 + size_t(fragment); }
 
   const TrainOptions& options_;
   GpuMlp& model_;
@@ -63,8 +70,12 @@ class GpuBackend {
   int rank_ = 0, ranks_ = 1;
   std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
   CudaStream comm_stream_;
-  std::vector<InFlight> collectives_;     // one per bucket, then the weights' / snapshot's
+  // One per bucket, then the weights' / snapshot's, then one per DiLoCo fragment.
+  std::vector<InFlight> collectives_;
   DeviceFloats snapshot_, snapshot_sum_;  // dasgd only
+  // The DiLoCo family: fragments, outer weights and momentum, outer gradient and its sum.
+  std::vector<workload::Fragment> fragments_;
+  DeviceFloats global_, momentum_, delta_, delta_sum_;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

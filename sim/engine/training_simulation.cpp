@@ -17,8 +17,10 @@ namespace dasim::engine {
 
 TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
-  const auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
-                                       config.batch_per_gpu, config.schedule.bucket_cap_bytes);
+  auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
+                                 config.batch_per_gpu, config.schedule.bucket_cap_bytes);
+  workers::plan_averaging(plan, config.workload, config.schedule,
+                          config.calibration.fitted.memory_bandwidth_Bps);
   const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
   const int measured =
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));

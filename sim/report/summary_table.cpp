@@ -2,25 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dasim::report {
+namespace {
+
+// sgd, local SGD and DaSGD in the table's short forms; the DiLoCo family with every parameter
+// (fragments, overlap, outer optimizer, compression all change the numbers).
+std::string schedule_label(const results::ResultRow& r) {
+  std::string label = r.schedule;
+  if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={})", r.tau);
+  if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={})", r.tau, r.delay);
+  if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = r.schedule_detail;
+  for (const auto& [key, value] : r.extra) label += fmt::format(" {}={}", key, value);
+  return label;
+}
+
+}  // namespace
 
 std::string summary_table(const std::vector<results::ResultRow>& rows) {
-  std::string out = fmt::format("{:<12} {:<16} {:<18} {:>6} {:>10} {:>9} {:>6} {:>11} {:>11} {:>11}\n",
-                                "workload", "platform", "schedule", "gpus", "iter_ms", "speedup", "eff",
-                                "compute_ms", "comm_ms", "exposed_ms");
-  std::string previous;
+  std::vector<std::string> labels;
+  size_t width = 18;
   for (const auto& r : rows) {
-    std::string schedule = r.schedule;
-    if (r.schedule == "local_sgd") schedule = fmt::format("local_sgd(t={})", r.tau);
-    if (r.schedule == "dasgd") schedule = fmt::format("dasgd(t={},d={})", r.tau, r.delay);
-    for (const auto& [key, value] : r.extra) schedule += fmt::format(" {}={}", key, value);
-    std::string group = r.workload + r.platform + schedule;
+    labels.push_back(schedule_label(r));
+    width = std::max(width, labels.back().size());
+  }
+  std::string out = fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11} {:>11} {:>11}\n",
+                                "workload", "platform", "schedule", width, "gpus", "iter_ms", "speedup",
+                                "eff", "compute_ms", "comm_ms", "exposed_ms");
+  std::string previous;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    std::string group = r.workload + r.platform + labels[i];
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
     out +=
-        fmt::format("{:<12} {:<16} {:<18} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f} {:>11.2f} {:>11.2f}\n",
-                    r.workload, r.platform, schedule, r.gpus, r.iter_time_s * 1e3, r.speedup, r.efficiency,
-                    r.compute_s * 1e3, r.comm_s * 1e3, r.exposed_comm_s * 1e3);
+        fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f} {:>11.2f} {:>11.2f}\n",
+                    r.workload, r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup,
+                    r.efficiency, r.compute_s * 1e3, r.comm_s * 1e3, r.exposed_comm_s * 1e3);
   }
   return out;
 }

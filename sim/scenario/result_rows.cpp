@@ -25,6 +25,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.schedule = schedules::to_string(schedule.kind);
   row.tau = schedule.tau;
   row.delay = schedule.delay;
+  row.schedule_detail = schedules::describe(schedule);
   row.collective = collectives::to_string(sc.collective.algorithm);
   row.algorithms_used = result.algorithms_used;
   row.nodes = c.nodes;

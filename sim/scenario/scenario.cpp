@@ -6,6 +6,7 @@
 #include "common/units.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
+#include "scenario/schedule_reader.hpp"
 #include "workload/precision.hpp"
 #include "workload/workload_file.hpp"
 
@@ -29,28 +30,6 @@ std::string resolve(const std::string& scenario_file, const std::string& path) {
 
 void require_file(const ObjectReader& reader, const std::string& key, const std::string& path) {
   if (!is_existing_file(path)) reader.fail(key, fmt::format("file \"{}\" does not exist", path));
-}
-
-schedules::ScheduleSpec read_schedule(ObjectReader s) {
-  schedules::ScheduleSpec spec;
-  spec.kind = s.enumeration("type", schedules::kScheduleKindNames);
-  if (spec.kind == schedules::ScheduleKind::sgd) {
-    if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
-    spec.overlap = s.optional_boolean("overlap").value_or(true);
-  } else {
-    const int64_t tau = s.positive_integer("tau");
-    if (tau > std::numeric_limits<int>::max())
-      s.fail("tau", fmt::format("expected a tau below 2^31, got {}", tau));
-    spec.tau = static_cast<int>(tau);
-    if (spec.kind == schedules::ScheduleKind::dasgd) {
-      auto d = s.integer("delay");
-      if (d < 0 || d > spec.tau)
-        s.fail("delay", fmt::format("expected 0 <= delay <= tau = {}, got {}", spec.tau, d));
-      spec.delay = static_cast<int>(d);
-    }
-  }
-  s.finish();
-  return spec;
 }
 
 workload::Workload read_workload(const nlohmann::json& value, const std::string& file,
@@ -255,6 +234,9 @@ Scenario load_scenario(const std::string& file) {
     sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
   });
   if (sc.schedules.empty()) top.fail("schedules", "expected at least one schedule");
+  for (size_t s = 0; s < sc.schedules.size(); ++s)
+    for (const auto& w : sc.workloads)
+      check_fragments_fit(sc.schedules[s], w, file, fmt::format("schedules[{}]", s));
   static const nlohmann::json kNoKeys = nlohmann::json::object();  // no section: its defaults
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));

@@ -1,5 +1,9 @@
 #include "workers/step_plan.hpp"
 
+#include "workload/fragments.hpp"
+
+#include <algorithm>
+
 namespace dasim::workers {
 
 double StepPlan::backward_s() const {
@@ -40,6 +44,35 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
     plan.snapshot_s = 2 * plan.weight_bytes / memory_bandwidth_Bps;
   }
   return plan;
+}
+
+void plan_averaging(StepPlan& plan, const workload::Workload& workload,
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps) {
+  const double element_bytes = workload::bytes_per_element(workload.precision);
+  const double payload_per_element = std::min(element_bytes, schedule.payload_bits / 8.0);
+  const bool compressed = payload_per_element < element_bytes;
+  // Seconds to stream `bytes` through memory once; no bandwidth calibrated: free, as the dasgd passes.
+  auto pass_s = [&](double bytes) { return memory_bandwidth_Bps > 0 ? bytes / memory_bandwidth_Bps : 0.0; };
+  auto codec_s = [&](double params) {
+    return compressed ? pass_s(params * (element_bytes + payload_per_element)) : 0.0;
+  };
+  const double params = static_cast<double>(workload.total_params());
+  plan.averaged_payload_bytes = params * payload_per_element;
+  plan.compress_s = plan.decompress_s = codec_s(params);
+  plan.fragment_payload_bytes.clear();
+  plan.outer_gradient_s.clear();
+  plan.outer_step_s.clear();
+  if (!schedules::is_diloco_family(schedule)) return;
+  std::vector<int64_t> layer_params;
+  for (const auto& layer : workload.layers) layer_params.push_back(layer.params);
+  const int step_streams = schedule.outer.optimizer == schedules::OuterOptimizer::nesterov ? 7 : 5;
+  for (const auto& f : workload::plan_fragments(layer_params, schedule.fragments)) {
+    const double fragment_params = static_cast<double>(f.params);
+    plan.fragment_payload_bytes.push_back(fragment_params * payload_per_element);
+    plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes) + codec_s(fragment_params));
+    plan.outer_step_s.push_back(codec_s(fragment_params) +
+                                pass_s(step_streams * fragment_params * element_bytes));
+  }
 }
 
 }  // namespace dasim::workers

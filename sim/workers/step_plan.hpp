@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compute/compute_model.hpp"
+#include "schedules/schedule_spec.hpp"
 #include "workload/buckets.hpp"
 #include "workload/workload.hpp"
 
@@ -30,11 +31,31 @@ struct StepPlan {
   double apply_average_s = 0;        // dasgd: w <- avg + (w - snapshot): 4 weight-sized streams
   double snapshot_s = 0;             // dasgd: copy of the weights: 2 weight-sized streams
 
+  // The averaged payload of the periodic schedules (plan_averaging), compression included: what
+  // the weight / snapshot allreduce carries, and the quantize pass before it and the dequantize
+  // pass after it (0 uncompressed).
+  double averaged_payload_bytes = 0;
+  double compress_s = 0, decompress_s = 0;
+  // The DiLoCo family, per fragment (one for diloco): the outer gradient's allreduce payload, the
+  // outer gradient pass (quantize included) and the outer step (dequantize, optimizer, merge).
+  std::vector<double> fragment_payload_bytes, outer_gradient_s, outer_step_s;
+
   double backward_s() const;
   double step_compute_s() const { return forward_s + backward_s() + update_s; }
 };
 
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
                    double memory_bandwidth_Bps, int batch, double bucket_cap_bytes);
+
+// The averaging part of `plan` for a periodic schedule: payload bytes after compression to
+// schedule.payload_bits (never more than the workload's own element size), and the element-wise
+// passes as memory-bound compute at `memory_bandwidth_Bps`:
+//   quantize    read a weight-sized stream, write the compressed payload
+//   dequantize  read the compressed payload, write a weight-sized stream
+//   outer gradient  Delta = theta_global - theta: 3 weight-sized streams (read 2, write 1)
+//   outer step  sgd: theta_global read + write, Delta read, theta read + write (lerp): 5 streams;
+//               nesterov also reads and writes the momentum: 7 streams
+void plan_averaging(StepPlan& plan, const workload::Workload& workload,
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps);
 
 }  // namespace dasim::workers

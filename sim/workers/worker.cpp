@@ -135,9 +135,16 @@ Worker::Collective Worker::start(schedules::Payload payload) {
       return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
                              fmt::format("allreduce bucket {}", payload.bucket));
     case Kind::weights:
-      return start_allreduce(plan_.weight_bytes, "allreduce weights");
+      compute(plan_.compress_s, "quantize");
+      return start_allreduce(plan_.averaged_payload_bytes, "allreduce weights");
     case Kind::snapshot:
-      return start_allreduce(plan_.weight_bytes, "allreduce snapshot");
+      compute(plan_.compress_s, "quantize");
+      return start_allreduce(plan_.averaged_payload_bytes, "allreduce snapshot");
+    case Kind::outer_gradient:
+      return start_allreduce(plan_.fragment_payload_bytes[size_t(payload.bucket)],
+                             plan_.fragment_payload_bytes.size() == 1
+                                 ? std::string("allreduce outer gradient")
+                                 : fmt::format("allreduce outer gradient {}", payload.bucket));
   }
   return nullptr;
 }
@@ -150,8 +157,21 @@ void Worker::take_snapshot() {
   compute(plan_.snapshot_s, "snapshot");
 }
 
+void Worker::average_weights() {
+  compute(plan_.decompress_s, "dequantize");
+}
+
 void Worker::apply_average() {
+  compute(plan_.decompress_s, "dequantize");
   compute(plan_.apply_average_s, "apply average");
+}
+
+void Worker::outer_gradient(int fragment) {
+  compute(plan_.outer_gradient_s[size_t(fragment)], "outer gradient");
+}
+
+void Worker::outer_step(int fragment) {
+  compute(plan_.outer_step_s[size_t(fragment)], "outer step");
 }
 
 void Worker::end_step(long) {

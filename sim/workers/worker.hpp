@@ -49,9 +49,11 @@ class Worker {
   void wait(const Collective& allreduce);
   void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
   void apply_gradients(bool averaged);
-  void average_weights() {}  // the average arrives with the allreduce; no pass of its own
+  void average_weights();  // the average arrives with the allreduce; only a dequantize pass
   void take_snapshot();
   void apply_average();
+  void outer_gradient(int fragment);
+  void outer_step(int fragment);
   void end_step(long step);
   void drained() {}
   void step_done(long) {}

@@ -55,6 +55,6 @@ head -1 "$GOOD" >"$WORK/header_only.csv"
 expect_refusal "$WORK/header_only.csv: no result rows after the header (is this a dasim results.csv?)" \
   "$A/plot_scaleup.py" "$WORK/header_only.csv" -o "$WORK/out.png"
 sed '2s/,sgd,/,allreduce,/' "$GOOD" >"$WORK/schedule.csv"
-expect_refusal "$WORK/schedule.csv: line 2: column schedule: expected one of sgd, local_sgd, dasgd, got 'allreduce'" \
+expect_refusal "$WORK/schedule.csv: line 2: column schedule: expected one of sgd, local_sgd, dasgd, diloco, streaming_diloco, got 'allreduce'" \
   "$A/plot_breakdown.py" "$WORK/schedule.csv" -o "$WORK/out.png"
 echo "PASS analysis_bad_input"

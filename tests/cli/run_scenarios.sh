@@ -48,7 +48,7 @@ bad() {  # bad NAME EXPECTED PYTHON
   expect_bad_input "$1" "$1.json: $2" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
   [ ! -e "$WORK/out-$1" ] || fail "$1: output directory was created"
 }
-bad unknown_schedule 'schedules[1].type: expected one of sgd, local_sgd, dasgd, got "lars"' 's["schedules"][1]["type"] = "lars"'
+bad unknown_schedule 'schedules[1].type: expected one of sgd, local_sgd, dasgd, diloco, streaming_diloco, got "lars"' 's["schedules"][1]["type"] = "lars"'
 bad tau_zero 'schedules[1].tau: expected a positive integer, got 0' 's["schedules"][1]["tau"] = 0'
 bad delay_above_tau 'schedules[2].delay: expected 0 <= delay <= tau = 4, got 5' 's["schedules"][2]["delay"] = 5'
 bad missing_platform 'platforms[0].file: file "/nonexistent/p.json" does not exist' 's["platforms"][0]["file"] = "/nonexistent/p.json"'

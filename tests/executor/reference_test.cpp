@@ -94,3 +94,63 @@ TEST(Reference, LocalSgdTauOneFollowsSgd) {
   expect_close(sgd.weights[0], local.weights[0]);
   for (size_t k = 0; k < sgd.mean_loss.size(); ++k) EXPECT_NEAR(sgd.mean_loss[k], local.mean_loss[k], 1e-5);
 }
+
+namespace {
+
+dasim::schedules::ScheduleSpec diloco(int H, dasim::schedules::OuterOptimizer optimizer, double lr) {
+  dasim::schedules::ScheduleSpec s{ScheduleKind::diloco, H, 0};
+  s.outer = {optimizer, lr, optimizer == dasim::schedules::OuterOptimizer::nesterov ? 0.9 : 0.0};
+  return s;
+}
+
+}  // namespace
+
+// DiLoCo with the sgd outer optimizer at lr 1: global - mean(global - w_j) = mean(w_j), which is
+// local SGD's average (Douillard et al. 2023 note the equivalence to FedAvg).
+TEST(Reference, DilocoWithOuterSgdLrOneIsLocalSgd) {
+  const auto local = run_reference({ScheduleKind::local_sgd, 3, 0}, kWidths, 9, shards(2), kBatch, kLr, 12);
+  const auto outer = run_reference(diloco(3, dasim::schedules::OuterOptimizer::sgd, 1.0), kWidths, 9,
+                                   shards(2), kBatch, kLr, 12);
+  expect_close(outer.weights[0], local.weights[0]);
+  expect_close(outer.weights[1], local.weights[1]);
+}
+
+// Nesterov outer steps by hand for two workers and H = 2, over two outer rounds: the momentum
+// carries over, and both workers restart from the same global weights.
+TEST(Reference, DilocoNesterovMatchesHandComposition) {
+  const auto data = shards(2);
+  Mlp m[2] = {Mlp(kWidths, 9), Mlp(kWidths, 9)};
+  std::vector<float> global = m[0].weights(), momentum(global.size(), 0.0f);
+  std::vector<float> x;
+  std::vector<int32_t> y;
+  for (long k = 1; k <= 4; ++k) {
+    for (int j = 0; j < 2; ++j) {
+      fill_batch(data[j], k - 1, kBatch, x, y);
+      m[j].forward_backward(x.data(), y.data(), kBatch);
+      for (size_t i = 0; i < m[j].weights().size(); ++i) m[j].weights()[i] -= kLr * m[j].grads()[i];
+    }
+    if (k % 2 != 0) continue;
+    for (size_t i = 0; i < global.size(); ++i) {
+      const float d = ((global[i] - m[0].weights()[i]) + (global[i] - m[1].weights()[i])) / 2.0f;
+      momentum[i] = 0.9f * momentum[i] + d;
+      global[i] -= 0.7f * (d + 0.9f * momentum[i]);
+      m[0].weights()[i] = m[1].weights()[i] = global[i];
+    }
+  }
+  const auto ref = run_reference(diloco(2, dasim::schedules::OuterOptimizer::nesterov, 0.7), kWidths, 9,
+                                 shards(2), kBatch, kLr, 4);
+  expect_close(ref.weights[0], global);
+  expect_close(ref.weights[1], global);
+}
+
+// Streaming DiLoCo with alpha 0.5 keeps half of the local progress made during the overlap: the
+// replicas differ after the run, where alpha 0 with one fragment makes them equal at k0 + d.
+TEST(Reference, StreamingDilocoAlphaKeepsLocalProgress) {
+  dasim::schedules::ScheduleSpec s{ScheduleKind::streaming_diloco, 2, 1};
+  s.fragments = 1;
+  const auto overwrite = run_reference(s, kWidths, 9, shards(2), kBatch, kLr, 5);  // outer step of 4 at 5
+  EXPECT_EQ(overwrite.weights[0], overwrite.weights[1]);
+  s.alpha = 0.5;
+  const auto mixed = run_reference(s, kWidths, 9, shards(2), kBatch, kLr, 5);
+  EXPECT_NE(mixed.weights[0], mixed.weights[1]);
+}

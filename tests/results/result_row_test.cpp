@@ -16,6 +16,7 @@ ResultRow row() {
   r.schedule = "dasgd";
   r.tau = 4;
   r.delay = 1;
+  r.schedule_detail = "dasgd(tau=4,d=1)";  // a comma: the CSV cell is quoted
   r.collective = "auto";
   r.algorithms_used = "ring/simple+tree/ll";
   r.nodes = 2;
@@ -50,11 +51,12 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(
       out[0],
-      "scenario,platform,workload,schedule,tau,delay,collective,algorithms_used,nodes,gpus,batch_per_gpu,"
+      "scenario,platform,workload,schedule,tau,delay,schedule_detail,collective,algorithms_used,nodes,gpus,"
+      "batch_per_gpu,"
       "iter_time_s,throughput_samples_s,speedup,efficiency,compute_s,comm_s,exposed_comm_s,comm_max_s,"
       "exposed_comm_max_s,source,calibration");
   EXPECT_EQ(out[1],
-            "s,p,w,dasgd,4,1,auto,ring/simple+tree/"
+            "s,p,w,dasgd,4,1,\"dasgd(tau=4,d=1)\",auto,ring/simple+tree/"
             "ll,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,0.2,0.0625,"
             "simulated,cal.json");
 }

@@ -27,9 +27,10 @@ struct RecordingBackend {
       for (int b = 0; b < buckets; ++b) ready(b);
   }
   Collective start(Payload p) {
-    const std::string name = p.kind == Payload::Kind::gradient_bucket ? "bucket " + std::to_string(p.bucket)
-                             : p.kind == Payload::Kind::snapshot      ? "snapshot"
-                                                                      : "weights";
+    const std::string name = p.kind == Payload::Kind::gradient_bucket  ? "bucket " + std::to_string(p.bucket)
+                             : p.kind == Payload::Kind::snapshot       ? "snapshot"
+                             : p.kind == Payload::Kind::outer_gradient ? "outer " + std::to_string(p.bucket)
+                                                                       : "weights";
     log.push_back("start " + name);
     return name;
   }
@@ -39,6 +40,8 @@ struct RecordingBackend {
   void average_weights() { log.push_back("average weights"); }
   void take_snapshot() { log.push_back("snapshot"); }
   void apply_average() { log.push_back("apply average"); }
+  void outer_gradient(int p) { log.push_back("outer gradient " + std::to_string(p)); }
+  void outer_step(int p) { log.push_back("outer step " + std::to_string(p)); }
   void end_step(long) { log.push_back("end"); }
   void drained() { log.push_back("drained"); }
   void step_done(long) {}
@@ -104,6 +107,69 @@ TEST(RunSchedule, DasgdWithDZeroIsLocalSgdWithASnapshot) {
   EXPECT_EQ(run({ScheduleKind::dasgd, 1, 0}, 1),
             (Log{"step 1", "fwd+bwd", "update local", "snapshot", "start snapshot", "wait snapshot",
                  "apply average", "end"}));
+}
+
+ScheduleSpec streaming(int H, int fragments, int delay) {
+  ScheduleSpec s{ScheduleKind::streaming_diloco, H, delay};
+  s.fragments = fragments;
+  return s;
+}
+
+TEST(RunSchedule, DilocoBlocksOnTheOuterGradientEveryHSteps) {
+  EXPECT_EQ(run({ScheduleKind::diloco, 2, 0}, 4),
+            (Log{"step 1",        "fwd+bwd",      "update local", "end",  //
+                 "step 2",        "fwd+bwd",      "update local", "outer gradient 0",
+                 "start outer 0", "wait outer 0", "outer step 0", "end",  //
+                 "step 3",        "fwd+bwd",      "update local", "end",  //
+                 "step 4",        "fwd+bwd",      "update local", "outer gradient 0",
+                 "start outer 0", "wait outer 0", "outer step 0", "end"}));
+}
+
+TEST(RunSchedule, StreamingDilocoSynchronisesTheFragmentsInTurnAndAppliesEachDStepsLater) {
+  // H 4, P 2, d 1: fragment 0 at steps 2 and 6 (k % 4 == 2), fragment 1 at step 4 (k % 4 == 0);
+  // each applied one step later; the one of step 6 is drained after the last step.
+  EXPECT_EQ(run(streaming(4, 2, 1), 6),
+            (Log{"step 1",        "fwd+bwd",      "update local", "end",  //
+                 "step 2",        "fwd+bwd",      "update local", "outer gradient 0",
+                 "start outer 0", "end",          "step 3",       "fwd+bwd",
+                 "update local",  "wait outer 0", "outer step 0", "end",  //
+                 "step 4",        "fwd+bwd",      "update local", "outer gradient 1",
+                 "start outer 1", "end",          "step 5",       "fwd+bwd",
+                 "update local",  "wait outer 1", "outer step 1", "end",  //
+                 "step 6",        "fwd+bwd",      "update local", "outer gradient 0",
+                 "start outer 0", "end",          "wait outer 0", "outer step 0",
+                 "drained"}));
+}
+
+TEST(RunSchedule, StreamingDilocoWithDEqualHAppliesBeforeTheFragmentsNextSync) {
+  // H 2, P 1, d 2: the outer gradient of step 2 is applied at step 4, before step 4's own starts.
+  const Log log = run(streaming(2, 1, 2), 4);
+  const Log step4{"step 4",       "fwd+bwd",          "update local",  "wait outer 0",
+                  "outer step 0", "outer gradient 0", "start outer 0", "end",
+                  "wait outer 0", "outer step 0",     "drained"};
+  ASSERT_GE(log.size(), step4.size());
+  EXPECT_EQ(Log(log.end() - long(step4.size()), log.end()), step4);
+}
+
+TEST(RunSchedule, StreamingDilocoDrainsOverlappingFragmentsInTheOrderTheyStarted) {
+  // H 4, P 4, d 3: fragments sync at steps 1 (p0), 2 (p1), 3 (p2), 4 (p3); a run of 4 steps ends
+  // with p1, p2, p3 in flight (p0 was applied at step 4, before p3 started).
+  const Log log = run(streaming(4, 4, 3), 4);
+  const Log tail{"wait outer 1", "outer step 1", "wait outer 2", "outer step 2",
+                 "wait outer 3", "outer step 3", "drained"};
+  EXPECT_EQ(Log(log.end() - long(tail.size()), log.end()), tail);
+}
+
+TEST(Periods, FragmentsTakeTurnsHOverPStepsApart) {
+  const auto s = streaming(100, 4, 5);
+  for (long k = 1; k <= 200; ++k) {
+    int synced = 0;
+    for (int p = 0; p < 4; ++p) synced += is_fragment_sync_step(s, p, k) ? 1 : 0;
+    EXPECT_EQ(synced, k % 25 == 0 ? 1 : 0) << k;
+  }
+  EXPECT_TRUE(is_fragment_sync_step(s, 0, 25));
+  EXPECT_TRUE(is_fragment_sync_step(s, 2, 175));
+  EXPECT_TRUE(is_fragment_sync_step(s, 3, 200));  // the last fragment at the multiples of H
 }
 
 TEST(Periods, SteadyWindowIsWholeSyncPeriodsAfterTheWarmUp) {

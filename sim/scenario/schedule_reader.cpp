@@ -1,0 +1,117 @@
+#include "scenario/schedule_reader.hpp"
+
+#include "common/errors.hpp"
+#include "workload/fragments.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dasim::scenario {
+namespace {
+
+using schedules::ScheduleKind;
+
+int read_period(ObjectReader& s, const std::string& key) {
+  const int64_t period = s.positive_integer(key);
+  if (period > std::numeric_limits<int>::max())
+    s.fail(key, fmt::format("expected a {} below 2^31, got {}", key, period));
+  return static_cast<int>(period);
+}
+
+// "compression": {"bits": 32 | 16 | 8 | 4}
+int read_compression_bits(ObjectReader c) {
+  const int64_t bits = c.integer("bits");
+  if (std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices), bits) ==
+      std::end(schedules::kPayloadBitChoices))
+    c.fail("bits", fmt::format("expected 32, 16, 8 or 4 bits per element, got {}", bits));
+  c.finish();
+  return static_cast<int>(bits);
+}
+
+// "outer": {"optimizer": "nesterov" | "sgd", "lr": ..., "momentum": ...}, DiLoCo's by default.
+schedules::OuterStep read_outer(ObjectReader o) {
+  schedules::OuterStep outer;
+  outer.optimizer =
+      o.optional_enumeration("optimizer", schedules::kOuterOptimizerNames).value_or(outer.optimizer);
+  if (auto lr = o.optional_number("lr")) {
+    if (!(*lr > 0 && *lr <= 10))
+      o.fail("lr", fmt::format("expected an outer learning rate in (0, 10], got {}", *lr));
+    outer.lr = *lr;
+  }
+  if (auto mu = o.optional_number("momentum")) {
+    if (outer.optimizer != schedules::OuterOptimizer::nesterov)
+      o.fail("momentum", "the sgd outer optimizer has no momentum (use \"optimizer\": \"nesterov\")");
+    if (!(*mu >= 0 && *mu < 1)) o.fail("momentum", fmt::format("expected a momentum in [0, 1), got {}", *mu));
+    outer.momentum = *mu;
+  }
+  if (outer.optimizer == schedules::OuterOptimizer::sgd) outer.momentum = 0;
+  o.finish();
+  return outer;
+}
+
+void read_streaming(ObjectReader& s, schedules::ScheduleSpec& spec) {
+  const int64_t fragments = s.positive_integer("fragments");
+  if (fragments > spec.tau || spec.tau % fragments != 0)
+    s.fail("fragments",
+           fmt::format("expected a fragment count that divides H = {}, got {}", spec.tau, fragments));
+  spec.fragments = static_cast<int>(fragments);
+  const int64_t overlap = s.integer("overlap_steps");
+  if (overlap < 0 || overlap > spec.tau)
+    s.fail("overlap_steps", fmt::format("expected 0 <= overlap_steps <= H = {}, got {}", spec.tau, overlap));
+  spec.delay = static_cast<int>(overlap);
+  spec.alpha = s.optional_number("alpha").value_or(0.0);
+  if (!(spec.alpha >= 0 && spec.alpha <= 1))
+    s.fail("alpha", fmt::format("expected a mixing factor in [0, 1], got {}", spec.alpha));
+}
+
+}  // namespace
+
+schedules::ScheduleSpec read_schedule(ObjectReader s) {
+  schedules::ScheduleSpec spec;
+  spec.kind = s.enumeration("type", schedules::kScheduleKindNames);
+  switch (spec.kind) {
+    case ScheduleKind::sgd:
+      if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
+      spec.overlap = s.optional_boolean("overlap").value_or(true);
+      break;
+    case ScheduleKind::local_sgd:
+      spec.tau = read_period(s, "tau");
+      break;
+    case ScheduleKind::dasgd: {
+      spec.tau = read_period(s, "tau");
+      auto d = s.integer("delay");
+      if (d < 0 || d > spec.tau)
+        s.fail("delay", fmt::format("expected 0 <= delay <= tau = {}, got {}", spec.tau, d));
+      spec.delay = static_cast<int>(d);
+      break;
+    }
+    case ScheduleKind::diloco:
+    case ScheduleKind::streaming_diloco:
+      spec.tau = read_period(s, "H");
+      if (spec.kind == ScheduleKind::streaming_diloco) read_streaming(s, spec);
+      if (s.has("outer")) spec.outer = read_outer(s.object("outer"));
+      break;
+  }
+  if (spec.kind != ScheduleKind::sgd && s.has("compression"))
+    spec.payload_bits = read_compression_bits(s.object("compression"));
+  s.finish();
+  return spec;
+}
+
+void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
+                         const std::string& file, const std::string& path) {
+  if (spec.kind != ScheduleKind::streaming_diloco) return;
+  std::vector<int64_t> layer_params;
+  for (const auto& layer : workload.layers) layer_params.push_back(layer.params);
+  const int most = workload::layers_with_parameters(layer_params);
+  if (spec.fragments > most)
+    throw InputError(file, path + ".fragments",
+                     fmt::format("expected at most {} fragments: workload {} has {} layers with parameters "
+                                 "(a fragment is whole layers), got {}",
+                                 most, workload.name, most, spec.fragments));
+}
+
+}  // namespace dasim::scenario

@@ -1,0 +1,20 @@
+// A scenario's "schedules" entries (docs/file-formats.md): each schedule's keys, range-checked
+// against what the schedule allows, so a bad one fails at load time with its JSON path.
+#pragma once
+
+#include "common/json_reader.hpp"
+#include "schedules/schedule_spec.hpp"
+#include "workload/workload.hpp"
+
+#include <string>
+
+namespace dasim::scenario {
+
+schedules::ScheduleSpec read_schedule(ObjectReader s);
+
+// Streaming DiLoCo cuts a workload into whole-layer fragments: refuses (InputError at
+// `path`.fragments) a fragment count above the layers with parameters of `workload`.
+void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
+                         const std::string& file, const std::string& path);
+
+}  // namespace dasim::scenario

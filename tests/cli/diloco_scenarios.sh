@@ -1,0 +1,67 @@
+# The DiLoCo family in scenarios: a run of every new schedule key (results carry schedule_detail,
+# DiLoCo's comm per step is the allreduce / H) and every class of bad DiLoCo schedule: exit 2,
+# FILE: json.path, nothing written.
+source "$2/tests/lib/cli_assert.sh"
+
+scenario() {  # NAME SCHEDULES_JSON: a 1-8 GPU ResNet-50 scenario with these schedules
+  cat >"$WORK/$1.json" <<JSON
+{"name": "$1", "platforms": [{"file": "$SRC/platforms/flat-100gbe-64.json", "nodes": [1, 8]}],
+ "workloads": ["resnet50"], "batch_per_gpu": 32, "collective": {"algorithm": "ring"},
+ "iterations": 8, "warmup": 4, "schedules": $2}
+JSON
+}
+
+scenario good '[{"type": "diloco", "H": 10},
+  {"type": "diloco", "H": 10, "outer": {"optimizer": "sgd", "lr": 1}, "compression": {"bits": 8}},
+  {"type": "streaming_diloco", "H": 20, "fragments": 4, "overlap_steps": 2, "alpha": 0.5,
+   "compression": {"bits": 4}},
+  {"type": "local_sgd", "tau": 10}]'
+expect_ok "diloco scenario" "$BIN/dasim" run "$WORK/good.json" --out "$WORK/out" --quiet
+/usr/bin/python3 - "$WORK/out/results.csv" <<'PY' || fail "diloco results"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+detail = [r["schedule_detail"] for r in rows if r["gpus"] == "8"]
+assert detail == ["diloco(H=10,nesterov lr=0.7 mu=0.9)", "diloco(H=10,sgd lr=1,bits=8)",
+                  "streaming_diloco(H=20,P=4,d=2,alpha=0.5,nesterov lr=0.7 mu=0.9,bits=4)",
+                  "local_sgd(tau=10)"], detail
+by = {r["schedule_detail"]: r for r in rows if r["gpus"] == "8"}
+# Blocking DiLoCo and local SGD with the same period exchange the same fp32 weight-sized payload:
+# the same communication per step; 8-bit DiLoCo about a quarter of it.
+full, local = float(by[detail[0]]["comm_s"]), float(by[detail[3]]["comm_s"])
+assert abs(full - local) < 1e-3 * local, (full, local)
+assert 0.2 < float(by[detail[1]]["comm_s"]) / full < 0.3, by[detail[1]]["comm_s"]
+# Streaming DiLoCo's fragments (2.5% of a 25 ms ResNet-50 allreduce each, 4 bits) hide in 2 steps.
+assert float(by[detail[2]]["exposed_comm_s"]) == 0.0, by[detail[2]]
+PY
+grep -q "streaming_diloco(H=20,P=4" "$WORK/stdout" || fail "summary table lacks the streaming_diloco label"
+
+bad() {  # NAME EXPECTED SCHEDULE_JSON
+  scenario "$1" "[$3]"
+  expect_bad_input "$1" "$1.json: $2" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
+  [ ! -e "$WORK/out-$1" ] || fail "$1: output directory was created"
+  expect_bad_input "$1 (validate)" "$1.json: $2" "$BIN/dasim" validate "$WORK/$1.json"
+}
+bad no_H 'schedules[0].H: required key is missing' '{"type": "diloco"}'
+bad H_zero 'schedules[0].H: expected a positive integer, got 0' '{"type": "diloco", "H": 0}'
+bad tau_for_diloco 'schedules[0].tau: unknown key' '{"type": "diloco", "H": 4, "tau": 4}'
+bad fragments_not_dividing 'schedules[0].fragments: expected a fragment count that divides H = 10, got 3' \
+  '{"type": "streaming_diloco", "H": 10, "fragments": 3, "overlap_steps": 1}'
+bad overlap_above_H 'schedules[0].overlap_steps: expected 0 <= overlap_steps <= H = 4, got 5' \
+  '{"type": "streaming_diloco", "H": 4, "fragments": 2, "overlap_steps": 5}'
+# ResNet-50: 53 convolutions (conv1, 16 bottlenecks x 3, 4 projection shortcuts), 53 batch norms, fc.
+bad too_many_fragments 'schedules[0].fragments: expected at most 107 fragments: workload resnet50 has 107 layers' \
+  '{"type": "streaming_diloco", "H": 1000, "fragments": 500, "overlap_steps": 1}'
+bad alpha 'schedules[0].alpha: expected a mixing factor in [0, 1], got 2' \
+  '{"type": "streaming_diloco", "H": 4, "fragments": 2, "overlap_steps": 1, "alpha": 2}'
+bad bits 'schedules[0].compression.bits: expected 32, 16, 8 or 4 bits per element, got 3' \
+  '{"type": "diloco", "H": 4, "compression": {"bits": 3}}'
+bad sgd_compression 'schedules[0].compression: unknown key' '{"type": "sgd", "compression": {"bits": 8}}'
+bad outer_optimizer 'schedules[0].outer.optimizer: expected one of sgd, nesterov, got "adam"' \
+  '{"type": "diloco", "H": 4, "outer": {"optimizer": "adam"}}'
+bad outer_lr 'schedules[0].outer.lr: expected an outer learning rate in (0, 10], got 0' \
+  '{"type": "diloco", "H": 4, "outer": {"lr": 0}}'
+bad sgd_momentum 'schedules[0].outer.momentum: the sgd outer optimizer has no momentum' \
+  '{"type": "diloco", "H": 4, "outer": {"optimizer": "sgd", "momentum": 0.9}}'
+bad momentum_one 'schedules[0].outer.momentum: expected a momentum in [0, 1), got 1' \
+  '{"type": "diloco", "H": 4, "outer": {"momentum": 1}}'
+finish

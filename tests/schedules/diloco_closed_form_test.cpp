@@ -1,0 +1,99 @@
+// The DiLoCo family and payload compression against closed forms, on the two-layer workload of
+// two_layer_fixture.hpp (10 M fp32 parameters in two layers of 5 M; memory 1e12 B/s). Passes over
+// the weights, each 40e6 B / 1e12 B/s = 0.04 ms per weight-sized stream:
+//   outer gradient (global - local): 3 streams = 0.12 ms; Nesterov outer step: 7 streams = 0.28 ms;
+//   a quantize / dequantize pass to b bits: (4 + b/8) B x 10 M / 1e12 B/s.
+// Streaming DiLoCo's fragments are the two layers (20e6 B each), so each pass costs half.
+#include "two_layer_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace dasim;
+using namespace dasim::two_layer;
+
+constexpr double kOuterGradient = 0.12e-3, kOuterStep = 0.28e-3;
+
+schedules::ScheduleSpec diloco(int H) {
+  return periodic(schedules::ScheduleKind::diloco, H, 0);
+}
+
+schedules::ScheduleSpec streaming(int H, int fragments, int overlap) {
+  auto s = periodic(schedules::ScheduleKind::streaming_diloco, H, overlap);
+  s.fragments = fragments;
+  return s;
+}
+
+double codec(double params, int bits) {
+  return params * (4 + bits / 8.0) / 1e12;
+}
+
+TEST(Diloco, ExposesTheWholeAllreduceOncePerHSteps) {
+  for (int H : {1, 4}) {
+    auto r = simulate(config(8, diloco(H)));
+    const double exposed = ring(8, kWeights) / H;
+    EXPECT_NEAR(r.exposed_comm_s, exposed, 1e-3 * exposed) << "H=" << H;
+    const double expected = kStep + (ring(8, kWeights) + kOuterGradient + kOuterStep) / H;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected) << "H=" << H;
+  }
+}
+
+TEST(Diloco, OuterSgdStepStreamsFiveWeightSizedPasses) {
+  auto s = diloco(4);
+  s.outer.optimizer = schedules::OuterOptimizer::sgd;
+  auto r = simulate(config(1, s));  // one GPU: no communication, only the passes
+  EXPECT_NEAR(r.iter_time_s, kStep + (kOuterGradient + 5 * 0.04e-3) / 4, 1e-9);
+}
+
+TEST(StreamingDiloco, HidesAFragmentAllreduceShorterThanTheOverlap) {
+  // ring(8, 20e6) = 2.8 ms < one step: every fragment's average arrives within its overlap step.
+  auto r = simulate(config(8, streaming(4, 2, 1)));
+  EXPECT_NEAR(r.exposed_comm_s, 0.0, 1e-12);
+  const double expected = kStep + 2 * (kOuterGradient + kOuterStep) / 2 / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-6 * expected);
+  EXPECT_NEAR(r.comm_s, 2 * ring(8, kWeights / 2) / 4, 1e-3 * ring(8, kWeights / 2));
+}
+
+TEST(StreamingDiloco, ExposesWhatAFragmentAllreduceTakesBeyondTheOverlap) {
+  // At 0.25e9 B/s ring(8, 20e6) = 140 ms: with overlap d the rank waits ring - d x step per
+  // fragment, P = 2 fragments per H = 4 steps (one at a time: each is applied before the next starts).
+  const double link = 0.25e9, fragment = ring(8, kWeights / 2, link);
+  for (int d : {1, 2}) {
+    auto r = simulate(config(8, streaming(4, 2, d), link));
+    const double exposed = 2 * (fragment - d * kStep) / 4;
+    EXPECT_NEAR(r.exposed_comm_s, exposed, 1e-3 * exposed) << "d=" << d;
+    const double expected = kStep + exposed + 2 * (kOuterGradient + kOuterStep) / 2 / 4;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected) << "d=" << d;
+  }
+}
+
+TEST(StreamingDiloco, OneFragmentWithoutOverlapIsDiloco) {
+  auto a = simulate(config(8, streaming(4, 1, 0)));
+  auto b = simulate(config(8, diloco(4)));
+  EXPECT_DOUBLE_EQ(a.iter_time_s, b.iter_time_s);
+  EXPECT_DOUBLE_EQ(a.exposed_comm_s, b.exposed_comm_s);
+}
+
+TEST(Compression, DividesTheBytesAndAddsAQuantizeAndADequantizePass) {
+  for (int bits : {16, 8, 4}) {
+    auto s = diloco(4);
+    s.payload_bits = bits;
+    auto r = simulate(config(8, s));
+    const double allreduce = ring(8, 10e6 * bits / 8);
+    EXPECT_NEAR(r.exposed_comm_s, allreduce / 4, 1e-3 * allreduce / 4) << bits << " bits";
+    const double expected = kStep + (allreduce + kOuterGradient + kOuterStep + 2 * codec(10e6, bits)) / 4;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected) << bits << " bits";
+  }
+}
+
+TEST(Compression, AppliesToLocalSgdsWeightAverage) {
+  auto s = periodic(schedules::ScheduleKind::local_sgd, 4, 0);
+  s.payload_bits = 8;
+  auto r = simulate(config(8, s));
+  const double allreduce = ring(8, 10e6);
+  const double expected = kStep + (allreduce + 2 * codec(10e6, 8)) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
+}
+
+}  // namespace
