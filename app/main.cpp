@@ -11,7 +11,8 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "dasim: discrete-event simulator of distributed deep-learning training (SGD, local SGD, DaSGD)"};
+      "dasim: discrete-event simulator of distributed deep-learning training (SGD, local SGD, DaSGD, "
+      "DiLoCo)"};
   app.set_version_flag("--version", std::string("dasim ") + DASIM_VERSION);
   app.require_subcommand(1);
   // Bad arguments are bad input like any other: one line on stderr, exit status 2.

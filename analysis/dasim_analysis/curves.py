@@ -2,6 +2,8 @@
 drawn: the conventions every figure shares (schedule colours, legend wording, panel order), so
 they all read the same way."""
 
+import re
+
 from .errors import fail
 from .results_io import METRIC_COLUMNS, SCHEDULES
 
@@ -38,8 +40,11 @@ def schedule_label(schedule, tau, delay, detail=""):
         return f"local SGD τ={tau}"
     if schedule == "dasgd":
         return f"DaSGD τ={tau} d={delay}"
-    # The DiLoCo family: every parameter matters (fragments, overlap, outer step, bits).
-    return detail.replace("streaming_diloco", "Streaming DiLoCo").replace("diloco", "DiLoCo")
+    # The DiLoCo family: every parameter matters (fragments, overlap, outer step, bits); the
+    # defaults (DiLoCo's Nesterov 0.7 / 0.9, alpha 0) are left unsaid.
+    label = detail.replace(",nesterov lr=0.7 mu=0.9", "")
+    label = re.sub(r",alpha=0(?=[,)])", "", label)
+    return label.replace("streaming_diloco", "Streaming DiLoCo").replace("diloco", "DiLoCo")
 
 
 def curve_label(columns, key):
