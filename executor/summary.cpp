@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -93,6 +94,8 @@ results::ResultRow make_result_row(const RunDescription& run,
   } else if (o.baseline_throughput > 0) {
     row.speedup = row.throughput_samples_s / o.baseline_throughput;
     row.efficiency = row.speedup / run.ranks;
+  } else {  // no 1-rank throughput to compare with: unknown, not 0
+    row.speedup = row.efficiency = std::numeric_limits<double>::quiet_NaN();
   }
   row.compute_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::compute_s), window);
   row.comm_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::comm_s), window);

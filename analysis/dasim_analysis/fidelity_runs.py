@@ -95,4 +95,6 @@ def median_row(args, out, ranks, schedule):
 
 
 def write_measured(path, rows):
-    write_csv(path, MEASURED_COLUMNS, ([row.get(c, "") for c in MEASURED_COLUMNS] for row in rows))
+    # None (JSON null: a speedup without a 1-rank baseline) is an empty cell, as dasim-train writes it.
+    write_csv(path, MEASURED_COLUMNS, (["" if row.get(c) is None else row.get(c) for c in MEASURED_COLUMNS]
+                                       for row in rows))

@@ -27,6 +27,8 @@ FLOAT_COLUMNS = [
     "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "comm_s",
     "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
 ]
+# Empty when not known: the executor's speedup and efficiency without a 1-rank baseline.
+UNKNOWABLE_COLUMNS = ["speedup", "efficiency"]
 SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many).
@@ -68,7 +70,8 @@ def load_results(path, extra_numeric=()):
         fail(f"{path}: no result rows after the header (is this a dasim results.csv?)")
 
     for column in INTEGER_COLUMNS + FLOAT_COLUMNS:
-        frame[column] = _numeric_column(path, frame, column, parse_number)
+        frame[column] = _numeric_column(path, frame, column, parse_number,
+                                        allow_empty=column in UNKNOWABLE_COLUMNS)
     for column in extra_numeric:
         frame[column] = _numeric_column(path, frame, column, parse_bandwidth_Bps)
     for column in frame.columns:
@@ -105,9 +108,12 @@ def _lines(frame, column):
     return ((index + 2, value) for index, value in enumerate(frame[column].tolist()))
 
 
-def _numeric_column(path, frame, column, parser):
+def _numeric_column(path, frame, column, parser, allow_empty=False):
     values = []
     for line, text in _lines(frame, column):
+        if allow_empty and text.strip() == "":
+            values.append(math.nan)  # not known (a measured run without a baseline)
+            continue
         try:
             value = parser(text)
         except ValueError:

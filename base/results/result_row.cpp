@@ -4,12 +4,15 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
 
 namespace dasim::results {
 namespace {
 
+// NaN is "not known" (the executor's speedup without a 1-rank baseline): an empty CSV cell and
+// JSON null, never a number a reader could take for a measurement.
 std::string number(double v) {
-  return fmt::format("{:.9g}", v);
+  return std::isnan(v) ? std::string() : fmt::format("{:.9g}", v);
 }
 
 std::string csv_field(const std::string& s) {
@@ -67,7 +70,18 @@ nlohmann::ordered_json extra_value_json(const std::string& value) {
 nlohmann::ordered_json to_json(const ResultRow& r) {
   nlohmann::ordered_json j;
   for (const auto& c : kResultColumns)
-    std::visit([&](auto field) { j[std::string(c.name)] = r.*field; }, c.field);
+    std::visit(
+        [&](auto field) {
+          using Value = std::decay_t<decltype(r.*field)>;
+          if constexpr (std::is_same_v<Value, double>) {
+            if (std::isnan(r.*field)) {
+              j[std::string(c.name)] = nullptr;
+              return;
+            }
+          }
+          j[std::string(c.name)] = r.*field;
+        },
+        c.field);
   for (const auto& [key, value] : r.extra) j[key] = extra_value_json(value);
   return j;
 }

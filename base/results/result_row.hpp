@@ -30,8 +30,8 @@ struct ResultRow {
   int batch_per_gpu = 1;
   double iter_time_s = 0;
   double throughput_samples_s = 0;
-  double speedup = 0;
-  double efficiency = 0;
+  double speedup = 0;         // NaN when not known (no baseline): empty in CSV, null in JSON
+  double efficiency = 0;      // the same
   double compute_s = 0;       // per iteration, mean over workers
   double comm_s = 0;          // per iteration: time communication was in flight
   double exposed_comm_s = 0;  // per iteration: time a worker waited for communication

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <string>
 
 using namespace dasim::executor;
@@ -55,6 +57,25 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
   EXPECT_EQ(row.extra[2].first, "exposed_wait_s");
   EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
+}
+
+TEST(Summary, SpeedupWithoutABaselineIsUnknownNotZero) {
+  RunDescription run;
+  run.options.batch = 10;
+  run.options.warmup_steps = 1;
+  run.options.schedule = {ScheduleKind::sgd, 1, 0};
+  run.widths = {4, 3};
+  run.ranks = 2;
+  run.hosts = {"a", "b"};
+  std::vector<std::vector<StepRecord>> per_rank{{{2, 9, 9, 0, 0, 0}, {1, 0.1, 0.1, 0, 0, 0}},
+                                                {{2, 9, 9, 0, 0, 0}, {1, 0.1, 0.1, 0, 0, 0}}};
+  const auto row = make_result_row(run, per_rank);  // no --baseline-throughput
+  EXPECT_TRUE(std::isnan(row.speedup));
+  EXPECT_TRUE(std::isnan(row.efficiency));
+  run.ranks = 1;  // one rank is its own baseline
+  run.hosts = {"a"};
+  per_rank.pop_back();
+  EXPECT_DOUBLE_EQ(make_result_row(run, per_rank).speedup, 1.0);
 }
 
 TEST(Summary, ResultRowTimesWholePeriodsAndLeavesTheDrainOut) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace dasim::results;
 
 namespace {
@@ -59,6 +61,17 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
             "s,p,w,dasgd,4,1,\"dasgd(tau=4,d=1)\",auto,ring/simple+tree/"
             "ll,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.125,0,0.2,0.0625,"
             "simulated,cal.json");
+}
+
+TEST(ResultRow, AnUnknownNumberIsAnEmptyCellAndJsonNull) {
+  auto r = row();
+  r.speedup = r.efficiency = std::nan("");
+  const auto csv = lines(to_csv({r}));
+  EXPECT_NE(csv[1].find(",1536,,,0.25,"), std::string::npos) << csv[1];  // throughput, -, -, compute
+  const auto j = to_json(r);
+  EXPECT_TRUE(j["speedup"].is_null());
+  EXPECT_TRUE(j["efficiency"].is_null());
+  EXPECT_DOUBLE_EQ(j["compute_s"].get<double>(), 0.25);
 }
 
 TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {
