@@ -25,6 +25,8 @@ bool diloco_identical(const schedules::ScheduleSpec& s, long step, long last_ste
 
 bool expect_identical(const schedules::ScheduleSpec& s, long step, long last_step, int ranks) {
   if (ranks == 1 || s.kind == schedules::ScheduleKind::sgd) return true;
+  // One island of every rank: sgd inside it every step, so the ranks never drift apart.
+  if (has_islands(s) && s.island_gpus >= ranks) return true;
   if (s.kind == schedules::ScheduleKind::local_sgd) return is_averaging_step(s, step);
   if (is_diloco_family(s)) return diloco_identical(s, step, last_step);
   return is_averaging_step(s, step) && (s.delay == 0 || step == last_step);

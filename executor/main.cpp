@@ -156,6 +156,14 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
+  // Islands must split the ranks; every rank knows both numbers, so all agree without a message.
+  if (schedules::has_islands(o.schedule) && ranks % o.schedule.island_gpus != 0) {
+    if (rank == 0)
+      std::cerr << fmt::format("dasim-train: --island-ranks: {} ranks do not split into islands of {}\n",
+                               ranks, o.schedule.island_gpus);
+    MPI_Finalize();
+    return kExitBadInput;
+  }
   const auto data = load_checked_shard(o, rank, ranks, comm);
   if (!data) {
     MPI_Finalize();

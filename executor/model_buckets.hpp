@@ -15,7 +15,7 @@
 namespace dasim::executor {
 
 struct ModelBuckets {
-  std::vector<workload::Bucket> buckets;  // sgd only, in ready order
+  std::vector<workload::Bucket> buckets;  // sgd and islands only, in ready order
   std::vector<int> ending_at_layer;       // per layer: the bucket its gradient completes, or -1
 };
 
@@ -24,7 +24,7 @@ ModelBuckets plan_model_buckets(const Model& model, const schedules::ScheduleSpe
   ModelBuckets plan;
   std::vector<int64_t> layer_params;
   for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
-  if (schedule.kind == schedules::ScheduleKind::sgd)
+  if (schedule.kind == schedules::ScheduleKind::sgd || schedules::has_islands(schedule))
     plan.buckets = workload::plan_buckets(layer_params, sizeof(float), schedule.bucket_cap_bytes);
   plan.ending_at_layer.assign(size_t(model.layers()), -1);
   for (size_t b = 0; b < plan.buckets.size(); ++b) plan.ending_at_layer[plan.buckets[b].first_layer] = int(b);

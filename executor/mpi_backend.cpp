@@ -14,6 +14,11 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     : options_(options), model_(model), data_(data), comm_(comm), out_(out) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &ranks_);
+  bucket_comm_ = comm;
+  if (schedules::has_islands(options.schedule))  // the caller checked that islands split the ranks
+    mpi_check(MPI_Comm_split(comm, rank_ / options.schedule.island_gpus, rank_, &bucket_comm_),
+              "MPI_Comm_split (islands)");
+  MPI_Comm_size(bucket_comm_, &bucket_ranks_);
   ModelBuckets plan = plan_model_buckets(model, options.schedule);
   out_.buckets = std::move(plan.buckets);
   bucket_ending_at_ = std::move(plan.ending_at_layer);
@@ -27,6 +32,10 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     delta_sum_.assign(global_.size(), 0.0f);
   }
   loop_start_s_ = wall_now_s();
+}
+
+MpiBackend::~MpiBackend() {
+  if (bucket_comm_ != comm_) MPI_Comm_free(&bucket_comm_);
 }
 
 void MpiBackend::begin_step(long step) {
@@ -64,9 +73,10 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
   } else if (payload.kind == Payload::Kind::gradient_bucket) {
     c = size_t(payload.bucket);
     const auto& bucket = out_.buckets[c];
-    mpi_check(MPI_Iallreduce(MPI_IN_PLACE, model_.grads().data() + bucket.param_offset,
-                             static_cast<int>(bucket.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
-              "MPI_Iallreduce (gradient bucket)");
+    mpi_check(
+        MPI_Iallreduce(MPI_IN_PLACE, model_.grads().data() + bucket.param_offset,
+                       static_cast<int>(bucket.params), MPI_FLOAT, MPI_SUM, bucket_comm_, &requests_[c]),
+        "MPI_Iallreduce (gradient bucket)");
   } else {  // the DaSGD snapshot (local SGD averages its weights with a blocking allreduce)
     mpi_check(MPI_Iallreduce(snapshot_.data(), snapshot_sum_.data(), static_cast<int>(model_.param_count()),
                              MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
@@ -109,7 +119,7 @@ void MpiBackend::allreduce_blocking(Payload) {
 }
 
 void MpiBackend::apply_gradients(bool averaged) {
-  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? ranks_ : 1);
+  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
 }
 
 void MpiBackend::average_weights() {

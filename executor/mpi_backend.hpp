@@ -27,6 +27,9 @@ namespace dasim::executor {
 class MpiBackend {
  public:
   MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& data, MPI_Comm comm, TrainOutput& out);
+  ~MpiBackend();
+  MpiBackend(const MpiBackend&) = delete;
+  MpiBackend& operator=(const MpiBackend&) = delete;
 
   using Collective = size_t;  // index into requests_
   int bucket_count() const { return static_cast<int>(out_.buckets.size()); }
@@ -56,6 +59,10 @@ class MpiBackend {
   MPI_Comm comm_;
   TrainOutput& out_;
   int rank_ = 0, ranks_ = 1;
+  // Hierarchical data parallelism: the island's communicator (consecutive ranks), which the
+  // gradient buckets use; comm_ itself without islands.
+  MPI_Comm bucket_comm_ = MPI_COMM_NULL;
+  int bucket_ranks_ = 1;
   std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
   // One per bucket, then the DaSGD snapshot's, then one per DiLoCo fragment.
   std::vector<MPI_Request> requests_;

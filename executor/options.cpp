@@ -41,6 +41,7 @@ struct RawOptions {
   std::optional<int> tau, delay, H, fragments, overlap_steps;
   std::optional<double> alpha, outer_lr, outer_momentum;
   std::optional<std::string> outer_optimizer;
+  std::optional<int> island_ranks;
   int64_t seed = 1;
   std::vector<CLI::Option*> synthetic_flags;
 };
@@ -70,6 +71,10 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       ->check(CLI::IsMember(schedules::kOuterOptimizerNames.names()));
   app.add_option("--outer-lr", raw.outer_lr, "diloco family: outer learning rate (default 0.7)");
   app.add_option("--outer-momentum", raw.outer_momentum, "diloco family: Nesterov momentum (default 0.9)");
+  app.add_option(
+      "--island-ranks", raw.island_ranks,
+      "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
+      "step; the periodic schedule runs between islands (default 1: every rank a worker)");
   app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
@@ -154,6 +159,13 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
 // The schedule and its parameters: tau and delay only where the schedule has them.
 void finish_schedule(TrainOptions& o, const RawOptions& raw) {
   o.schedule.kind = *schedules::kScheduleKindNames.parse(raw.schedule);  // checked by IsMember
+  if (raw.island_ranks) {
+    if (o.schedule.kind == schedules::ScheduleKind::sgd)
+      bad("--island-ranks: sgd has no islands (every step averages)");
+    if (*raw.island_ranks < 1)
+      bad(fmt::format("--island-ranks: expected an integer >= 1, got {}", *raw.island_ranks));
+    o.schedule.island_gpus = *raw.island_ranks;
+  }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
                   raw.outer_lr || raw.outer_momentum))
@@ -181,6 +193,8 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
 // Every other option: ranges and the combinations that cannot work together.
 void finish_options(TrainOptions& o, const RawOptions& raw) {
   o.device = *kDeviceNames.parse(raw.device);  // checked by IsMember
+  if (o.device == Device::cuda && schedules::has_islands(o.schedule))
+    bad("--island-ranks: the NCCL trainer has one communicator for all ranks; islands run on --device cpu");
   if (o.device == Device::cuda && !o.profile.empty())
     bad("--profile: per-layer times are measured on --device cpu only");
   if (o.device == Device::cuda && o.verify)

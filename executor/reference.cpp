@@ -70,7 +70,16 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
       for (auto& m : models) sgd_apply(m.weights(), grad_sum, lr, n);
       continue;
     }
-    for (int j = 0; j < n; ++j) sgd_apply(models[j].weights(), grads[j], lr, 1);
+    if (has_islands(schedule)) {  // each island of consecutive replicas averages its gradients
+      const int island = schedule.island_gpus;
+      for (int first = 0; first < n; first += island) {
+        const auto island_sum =
+            sum_over(std::vector<std::vector<float>>(grads.begin() + first, grads.begin() + first + island));
+        for (int j = first; j < first + island; ++j) sgd_apply(models[j].weights(), island_sum, lr, island);
+      }
+    } else {
+      for (int j = 0; j < n; ++j) sgd_apply(models[j].weights(), grads[j], lr, 1);
+    }
     if (schedule.kind == schedules::ScheduleKind::local_sgd) {
       if (is_averaging_step(schedule, k)) {
         std::vector<std::vector<float>> all;

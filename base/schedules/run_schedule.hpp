@@ -15,6 +15,9 @@
 //   streaming  is due at k: wait(its outer gradient average) -> outer_step(p) -> for each fragment p
 //   _diloco    synchronised at k (periods.hpp): outer_gradient(p) -> start(its outer gradient), due
 //              at k + d (d = 0: wait and outer_step at once; diloco is P = 1, d = 0)
+// With islands (has_islands: hierarchical data parallelism) the periodic schedules' local step is
+// sgd's step inside the island: forward_backward(start bucket b) -> wait every bucket ->
+// apply_gradients(averaged), the backend's gradient buckets going to the island's communicator.
 // then end_step(k); after the last step an average still in flight is drained (wait + apply,
 // outside every step, reported through drained()); then step_done(k).
 #pragma once
@@ -125,6 +128,14 @@ class OuterRounds {
   std::vector<Round> rounds_;
 };
 
+// The local step of a periodic schedule: the worker's own gradient, or its island's average.
+template <ScheduleBackend B>
+void local_step(const ScheduleSpec& s, B& b) {
+  if (has_islands(s)) return sgd_step(s, b);
+  b.forward_backward({});
+  b.apply_gradients(false);
+}
+
 }  // namespace detail
 
 template <ScheduleBackend B>
@@ -145,16 +156,14 @@ void run_schedule(const ScheduleSpec& s, long steps, B& b) {
         detail::sgd_step(s, b);
         break;
       case ScheduleKind::local_sgd:
-        b.forward_backward({});
-        b.apply_gradients(false);
+        detail::local_step(s, b);
         if (is_averaging_step(s, k)) {
           b.allreduce_blocking(Payload::weights());  // everybody stalls until the average is in
           b.average_weights();
         }
         break;
       case ScheduleKind::dasgd:
-        b.forward_backward({});
-        b.apply_gradients(false);
+        detail::local_step(s, b);
         if (pending && k == due) merge();
         if (is_averaging_step(s, k)) {
           b.take_snapshot();
@@ -166,8 +175,7 @@ void run_schedule(const ScheduleSpec& s, long steps, B& b) {
         break;
       case ScheduleKind::diloco:
       case ScheduleKind::streaming_diloco:
-        b.forward_backward({});
-        b.apply_gradients(false);
+        detail::local_step(s, b);
         outer_rounds.step(b, k);
         break;
     }

@@ -15,8 +15,11 @@ std::string describe_outer(const OuterStep& o) {
   return fmt::format("nesterov lr={:g} mu={:g}", o.lr, o.momentum);
 }
 
+// Compression and islands, the parameters every periodic schedule may have.
 std::string bits_suffix(const ScheduleSpec& spec) {
-  return spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
+  std::string out = spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
+  if (has_islands(spec)) out += fmt::format(",island={}", spec.island_gpus);
+  return out;
 }
 
 }  // namespace

@@ -61,7 +61,16 @@ struct ScheduleSpec {
   double alpha = 0;     // streaming_diloco: theta_local <- alpha theta_local + (1 - alpha) theta_global
   OuterStep outer{};    // the DiLoCo family
   int payload_bits = 32;
+  // Hierarchical data parallelism: GPUs in islands of this many (whole nodes), each island one
+  // worker of the periodic schedule: synchronous data parallelism (the gradient buckets' allreduce
+  // over the island, as sgd) every step inside it, the schedule's averaging between islands.
+  // 1: every GPU is its own worker. Not for sgd.
+  int island_gpus = 1;
 };
+
+inline bool has_islands(const ScheduleSpec& s) {
+  return s.kind != ScheduleKind::sgd && s.island_gpus > 1;
+}
 
 inline bool is_diloco_family(const ScheduleSpec& s) {
   return s.kind == ScheduleKind::diloco || s.kind == ScheduleKind::streaming_diloco;

@@ -43,7 +43,7 @@ void PendingCollective::wait() {
 }
 
 Communicator::Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
-                           CollectiveOptions options)
+                           CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots)
     : spec_(spec),
       options_(options),
       topology_(summarize_topology(spec)),
@@ -53,6 +53,7 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       nodes_(platform.nodes),
       instances_(platform.gpus.size()),
       polled_rings_(platform.gpus.size()) {
+  if (mailbox_slots) mailbox_slots_ = std::move(mailbox_slots);
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     nvls_port_factor_ = 1 / *spec.nvswitch->nvls_efficiency;
   tree_channels_ = options_.tree_channels > 0 ? options_.tree_channels : std::max(1, spec.rails());

@@ -64,8 +64,11 @@ inline constexpr const char* kPolledRingChoice = "ring/links";
 
 class Communicator {
  public:
+  // `platform` may be a part of the built platform (platform::node_range: an island of whole
+  // nodes) with `spec` sized to it; communicators of one simulation share `mailbox_slots`, so
+  // their collectives' mailboxes never collide (null: this communicator's own).
   Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
-               CollectiveOptions options);
+               CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots = nullptr);
   ~Communicator();
 
   int size() const { return static_cast<int>(hosts_.size()); }

@@ -2,14 +2,17 @@
 
 #include "collectives/communicator.hpp"
 #include "compute/compute_model.hpp"
+#include "platform/platform_builder.hpp"
 #include "runtime/simulation.hpp"
 #include "schedules/periods.hpp"
 #include "workers/worker.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <simgrid/s4u/Actor.hpp>
 
 #include <algorithm>
+#include <set>
 
 namespace sg4 = simgrid::s4u;
 
@@ -26,8 +29,23 @@ TrainingResult simulate_training(const TrainingConfig& config) {
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
 
   runtime::Simulation sim(config.platform);
-  collectives::Communicator comm(config.platform, sim.platform(), config.collective);
+  auto mailbox_slots = std::make_shared<collectives::MailboxSlots>();
+  collectives::Communicator comm(config.platform, sim.platform(), config.collective, mailbox_slots);
   const int p = comm.size();
+  // Hierarchical data parallelism: one communicator per island of whole nodes (its buckets'
+  // allreduce); a run with fewer GPUs than an island (the 1-GPU baseline) is one island.
+  const int island_gpus =
+      schedules::has_islands(config.schedule) ? std::min(config.schedule.island_gpus, p) : 1;
+  std::vector<std::unique_ptr<collectives::Communicator>> islands;
+  if (island_gpus > 1) {
+    const int island_nodes = island_gpus / config.platform.gpus_per_node;
+    platform::PlatformSpec island_spec = config.platform;
+    island_spec.nodes = island_nodes;
+    for (int first = 0; first < config.platform.nodes; first += island_nodes)
+      islands.push_back(std::make_unique<collectives::Communicator>(
+          island_spec, platform::node_range(sim.platform(), first, island_nodes), config.collective,
+          mailbox_slots));
+  }
   std::vector<workers::WorkerRecord> records(static_cast<size_t>(p));
   std::vector<std::unique_ptr<workers::Worker>> workers;
   for (int rank = 0; rank < p; ++rank) {
@@ -38,9 +56,11 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     setup.slowdown = slow == config.slowdown_by_rank.end() ? 1.0 : slow->second;
     setup.jitter_stddev = config.jitter_stddev;
     setup.seed = config.seed;
+    setup.island_rank = rank % island_gpus;
     records[size_t(rank)].trace = rank < config.trace_ranks;
-    workers.push_back(
-        std::make_unique<workers::Worker>(setup, plan, config.schedule, comm, records[size_t(rank)]));
+    workers.push_back(std::make_unique<workers::Worker>(
+        setup, plan, config.schedule, comm, records[size_t(rank)],
+        islands.empty() ? nullptr : islands[size_t(rank / island_gpus)].get()));
     auto* worker = workers.back().get();
     sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)],
                        [worker] { (*worker)(); });
@@ -75,6 +95,18 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   result.comm_s /= per;
   result.exposed_comm_s /= per;
   result.algorithms_used = comm.choices_made();
+  if (!islands.empty()) {  // what ran inside the islands too
+    std::set<std::string> all;
+    auto add = [&](const std::string& joined) {  // "a+b": each choice once
+      for (size_t begin = 0, end; begin < joined.size(); begin = end + 1) {
+        end = std::min(joined.find('+', begin), joined.size());
+        all.insert(joined.substr(begin, end - begin));
+      }
+    };
+    add(comm.choices_made());
+    for (const auto& island : islands) add(island->choices_made());
+    result.algorithms_used = fmt::format("{}", fmt::join(all, "+"));
+  }
   for (size_t rank = 0; rank < records.size(); ++rank)
     if (records[rank].trace)
       result.trace.push_back({static_cast<int>(rank), std::move(records[rank].events)});

@@ -166,4 +166,16 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
   return built;
 }
 
+BuiltPlatform node_range(const BuiltPlatform& whole, int first_node, int count) {
+  BuiltPlatform part;
+  part.nodes = count;
+  part.gpus_per_node = whole.gpus_per_node;
+  const auto first_gpu = whole.gpus.begin() + static_cast<long>(first_node) * whole.gpus_per_node;
+  part.gpus.assign(first_gpu, first_gpu + static_cast<long>(count) * whole.gpus_per_node);
+  if (!whole.nvswitches.empty())
+    part.nvswitches.assign(whole.nvswitches.begin() + first_node,
+                           whole.nvswitches.begin() + first_node + count);
+  return part;
+}
+
 }  // namespace dasim::platform

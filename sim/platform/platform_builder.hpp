@@ -32,6 +32,9 @@ struct BuiltPlatform {
 
 BuiltPlatform build_platform(const PlatformSpec& spec);
 
+// Nodes [first_node, first_node + count) of `whole`, ranks renumbered from 0 (an island).
+BuiltPlatform node_range(const BuiltPlatform& whole, int first_node, int count);
+
 std::string gpu_host_name(int node, int gpu);
 
 }  // namespace dasim::platform

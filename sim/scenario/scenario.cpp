@@ -234,9 +234,12 @@ Scenario load_scenario(const std::string& file) {
     sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
   });
   if (sc.schedules.empty()) top.fail("schedules", "expected at least one schedule");
-  for (size_t s = 0; s < sc.schedules.size(); ++s)
+  for (size_t s = 0; s < sc.schedules.size(); ++s) {
     for (const auto& w : sc.workloads)
       check_fragments_fit(sc.schedules[s], w, file, fmt::format("schedules[{}]", s));
+    for (const auto& p : sc.platforms)
+      check_islands_fit(sc.schedules[s], p.spec, p.nodes, file, fmt::format("schedules[{}]", s));
+  }
   static const nlohmann::json kNoKeys = nlohmann::json::object();  // no section: its defaults
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));

@@ -97,8 +97,35 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
   }
   if (spec.kind != ScheduleKind::sgd && s.has("compression"))
     spec.payload_bits = read_compression_bits(s.object("compression"));
+  if (spec.kind != ScheduleKind::sgd) {
+    if (auto island = s.optional_integer_in("island_gpus", 1, 1 << 20))
+      spec.island_gpus = static_cast<int>(*island);
+    // Inside an island the gradients are allreduced in DDP's buckets.
+    if (auto cap = s.optional_bytes("bucket_cap")) {
+      if (spec.island_gpus == 1)
+        s.fail("bucket_cap",
+               "a periodic schedule has gradient buckets only inside islands (set island_gpus)");
+      spec.bucket_cap_bytes = *cap;
+    }
+  }
   s.finish();
   return spec;
+}
+
+void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::PlatformSpec& platform,
+                       const std::vector<int>& node_counts, const std::string& file,
+                       const std::string& path) {
+  if (!schedules::has_islands(spec)) return;
+  const int g = platform.gpus_per_node;
+  if (spec.island_gpus % g != 0)
+    throw InputError(file, path + ".island_gpus",
+                     fmt::format("expected whole nodes: a multiple of platform {}'s {} GPUs per node, got {}",
+                                 platform.name, g, spec.island_gpus));
+  for (int nodes : node_counts)
+    if (const int64_t gpus = int64_t{nodes} * g; gpus > spec.island_gpus && gpus % spec.island_gpus != 0)
+      throw InputError(file, path + ".island_gpus",
+                       fmt::format("{} nodes of platform {} ({} GPUs) do not split into islands of {} GPUs",
+                                   nodes, platform.name, gpus, spec.island_gpus));
 }
 
 void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,

@@ -3,14 +3,21 @@
 #pragma once
 
 #include "common/json_reader.hpp"
+#include "platform/platform_spec.hpp"
 #include "schedules/schedule_spec.hpp"
 #include "workload/workload.hpp"
 
 #include <string>
+#include <vector>
 
 namespace dasim::scenario {
 
 schedules::ScheduleSpec read_schedule(ObjectReader s);
+
+// Hierarchical data parallelism: islands of whole nodes that split every configuration's GPUs
+// (a configuration with fewer GPUs than an island is one island). InputError at `path`.island_gpus.
+void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::PlatformSpec& platform,
+                       const std::vector<int>& node_counts, const std::string& file, const std::string& path);
 
 // Streaming DiLoCo cuts a workload into whole-layer fragments: refuses (InputError at
 // `path`.fragments) a fragment count above the layers with parameters of `workload`.

@@ -17,12 +17,13 @@ double now() {
 }  // namespace
 
 Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
-               collectives::Communicator& comm, WorkerRecord& record)
+               collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island)
     : setup_(setup),
       plan_(plan),
       schedule_(schedule),
       comm_(comm),
       record_(record),
+      island_(island),
       rng_(setup.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(setup.rank)) {}
 
 void Worker::compute(double seconds, const char* name) {
@@ -46,14 +47,16 @@ void Worker::compute_layers(const std::vector<double>& layers_s, double total_s,
 void Worker::poll() {
   const double begin = now();
   for (const auto& allreduce : rings_in_flight_)
-    if (!allreduce->ring->done(setup_.rank)) allreduce->ring->progress(setup_.rank);
+    if (!allreduce->ring->done(allreduce->group_rank)) allreduce->ring->progress(allreduce->group_rank);
   if (now() > begin) record_.add(record_.wait, begin, now(), "polls", "wait");
 }
 
-Worker::Collective Worker::start_allreduce(double bytes, const std::string& name) {
-  auto allreduce = std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now()});
-  if (comm_.options().progress == collectives::Progress::polled_rounds && comm_.size() > 1) {
-    allreduce->ring = comm_.join_polled_ring(setup_.rank, bytes);
+Worker::Collective Worker::start_allreduce(double bytes, const std::string& name,
+                                           collectives::Communicator& group, int group_rank) {
+  auto allreduce =
+      std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now(), &group, group_rank});
+  if (comm_.options().progress == collectives::Progress::polled_rounds && group.size() > 1) {
+    allreduce->ring = group.join_polled_ring(group_rank, bytes);
     rings_in_flight_.push_back(allreduce);
     poll();  // the starting call (MPI_Iallreduce) already does what it can
     return allreduce;
@@ -62,22 +65,23 @@ Worker::Collective Worker::start_allreduce(double bytes, const std::string& name
   // ones (MPI on CPU ranks that make no call in between) only advance inside the wait, so they
   // start there.
   if (comm_.options().progress != collectives::Progress::host)
-    allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, bytes);
+    allreduce->pending = group.start(group_rank, collectives::Op::allreduce, bytes);
   return allreduce;
 }
 
 void Worker::wait(const Collective& allreduce) {
   const double begin = now();
   if (allreduce->ring) {
-    allreduce->ring->wait(setup_.rank);
+    allreduce->ring->wait(allreduce->group_rank);
     if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
-    record_.add_comm(allreduce->started_at, allreduce->ring->done_at(setup_.rank), allreduce->name,
+    record_.add_comm(allreduce->started_at, allreduce->ring->done_at(allreduce->group_rank), allreduce->name,
                      allreduce->bytes, collectives::kPolledRingChoice);
     std::erase(rings_in_flight_, allreduce);
     return;
   }
   if (!allreduce->pending)
-    allreduce->pending = comm_.start(setup_.rank, collectives::Op::allreduce, allreduce->bytes);
+    allreduce->pending =
+        allreduce->group->start(allreduce->group_rank, collectives::Op::allreduce, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
@@ -131,7 +135,11 @@ void Worker::backward_with_buckets(const schedules::BucketReady& bucket_ready) {
 Worker::Collective Worker::start(schedules::Payload payload) {
   using Kind = schedules::Payload::Kind;
   switch (payload.kind) {
-    case Kind::gradient_bucket:
+    case Kind::gradient_bucket:  // inside the island with hierarchical data parallelism
+      if (island_)
+        return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
+                               fmt::format("island allreduce bucket {}", payload.bucket), *island_,
+                               setup_.island_rank);
       return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
                              fmt::format("allreduce bucket {}", payload.bucket));
     case Kind::weights:

@@ -23,12 +23,15 @@ struct WorkerSetup {
   double slowdown = 1;       // straggler what-if: compute takes this many times longer
   double jitter_stddev = 0;  // relative; each step's compute is scaled by max(0.05, 1 + N(0, stddev))
   uint64_t seed = 1;
+  int island_rank = 0;  // hierarchical data parallelism: this rank inside its island
 };
 
 class Worker {
  public:
+  // `island`: the communicator of this rank's island, which the gradient buckets use (null: all
+  // ranks, `comm`); the averaging of the periodic schedules always runs over `comm`.
   Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
-         collectives::Communicator& comm, WorkerRecord& record);
+         collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island = nullptr);
   void operator()();  // runs all iterations; call as the actor body
 
   // An allreduce this worker has asked for. With host progress it only starts when waited for.
@@ -38,6 +41,8 @@ class Worker {
     collectives::PendingCollectivePtr pending;      // null until started
     std::shared_ptr<collectives::PolledRing> ring;  // progress polled_rounds: driven by this rank
     double started_at = 0;
+    collectives::Communicator* group = nullptr;  // where it runs
+    int group_rank = 0;                          // this rank there
   };
 
   // The backend operations of schedules::ScheduleBackend.
@@ -65,13 +70,19 @@ class Worker {
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
   void backward_with_buckets(const schedules::BucketReady& bucket_ready);
   void poll();
-  Collective start_allreduce(double bytes, const std::string& name);
+  // An allreduce over `group` (comm_ or the island's), in which this rank is `group_rank`.
+  Collective start_allreduce(double bytes, const std::string& name, collectives::Communicator& group,
+                             int group_rank);
+  Collective start_allreduce(double bytes, const std::string& name) {
+    return start_allreduce(bytes, name, comm_, setup_.rank);
+  }
 
   WorkerSetup setup_;
   const StepPlan& plan_;
   schedules::ScheduleSpec schedule_;
   collectives::Communicator& comm_;
   WorkerRecord& record_;
+  collectives::Communicator* island_;
   std::mt19937_64 rng_;
   std::normal_distribution<double> jitter_{0.0, 1.0};
   // polled progress: the end of the collectives' active time this rank has already paid for, so

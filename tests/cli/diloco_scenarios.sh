@@ -64,4 +64,22 @@ bad sgd_momentum 'schedules[0].outer.momentum: the sgd outer optimizer has no mo
   '{"type": "diloco", "H": 4, "outer": {"optimizer": "sgd", "momentum": 0.9}}'
 bad momentum_one 'schedules[0].outer.momentum: expected a momentum in [0, 1), got 1' \
   '{"type": "diloco", "H": 4, "outer": {"momentum": 1}}'
+bad sgd_island 'schedules[0].island_gpus: unknown key' '{"type": "sgd", "island_gpus": 2}'
+bad bucket_cap_without_islands 'schedules[0].bucket_cap: a periodic schedule has gradient buckets only inside islands' \
+  '{"type": "diloco", "H": 4, "bucket_cap": "25MiB"}'
+bad islands_not_splitting 'schedules[0].island_gpus: 8 nodes of platform flat-100gbe-64 (8 GPUs) do not split into islands of 3 GPUs' \
+  '{"type": "diloco", "H": 4, "island_gpus": 3}'
+cat >"$WORK/dgx.json" <<JSON
+{"platforms": [{"file": "$SRC/platforms/dgx1-v100-edr.json", "nodes": [1, 2]}], "workloads": ["resnet50"],
+ "batch_per_gpu": 32, "schedules": [{"type": "diloco", "H": 4, "island_gpus": 4}]}
+JSON
+expect_bad_input "islands of part of a node" \
+  "dgx.json: schedules[0].island_gpus: expected whole nodes: a multiple of platform dgx1-v100-edr's 8 GPUs per node, got 4" \
+  "$BIN/dasim" validate "$WORK/dgx.json"
+
+# Islands of 4 GPUs run DDP's buckets inside (8 GPUs: 2 islands); the row names them.
+scenario islands '[{"type": "diloco", "H": 10, "island_gpus": 4, "bucket_cap": "25MiB"}]'
+expect_ok "islands scenario" "$BIN/dasim" run "$WORK/islands.json" --out "$WORK/out-islands" --quiet
+grep -q 'diloco(H=10,nesterov lr=0.7 mu=0.9,island=4)' "$WORK/out-islands/results.csv" ||
+  fail "islands: schedule_detail"
 finish

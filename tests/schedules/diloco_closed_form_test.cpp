@@ -97,3 +97,37 @@ TEST(Compression, AppliesToLocalSgdsWeightAverage) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace dasim;
+using namespace dasim::two_layer;
+
+// Hierarchical data parallelism on flat-100gbe (one GPU per node): islands of 2 GPUs run sgd's
+// step inside (one 40e6-byte bucket, after backward: ring(2, 40e6) exposed every step), and the
+// periodic schedule averages over all 8 GPUs.
+TEST(Islands, SgdInsideTheIslandEveryStepAndTheScheduleBetweenIslands) {
+  auto local = periodic(schedules::ScheduleKind::local_sgd, 4, 0);
+  local.island_gpus = 2;
+  auto r = simulate(config(8, local));
+  const double expected = kStep + ring(2, kWeights) + ring(8, kWeights) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
+  EXPECT_NEAR(r.exposed_comm_s, ring(2, kWeights) + ring(8, kWeights) / 4, 1e-3 * expected);
+
+  auto outer = periodic(schedules::ScheduleKind::diloco, 4, 0);
+  outer.island_gpus = 4;  // 2 islands of 4
+  auto d = simulate(config(8, outer));
+  const double diloco = kStep + ring(4, kWeights) + (ring(8, kWeights) + 0.12e-3 + 0.28e-3) / 4;
+  EXPECT_NEAR(d.iter_time_s, diloco, 1e-4 * diloco);
+}
+
+TEST(Islands, AnIslandOfEveryGpuIsSgdPlusTheAveraging) {
+  // One island of all 8 GPUs: its step is sgd's (one bucket), plus local SGD's averaging.
+  auto local = periodic(schedules::ScheduleKind::local_sgd, 4, 0);
+  local.island_gpus = 8;
+  auto r = simulate(config(8, local));
+  auto s = simulate(config(8, sgd(false, 1e12)));
+  EXPECT_NEAR(r.iter_time_s, s.iter_time_s + ring(8, kWeights) / 4, 1e-4 * r.iter_time_s);
+}
+
+}  // namespace

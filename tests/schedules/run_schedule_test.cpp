@@ -160,6 +160,21 @@ TEST(RunSchedule, StreamingDilocoDrainsOverlappingFragmentsInTheOrderTheyStarted
   EXPECT_EQ(Log(log.end() - long(tail.size()), log.end()), tail);
 }
 
+TEST(RunSchedule, IslandsRunSgdsStepInsideTheIslandBetweenAveragings) {
+  ScheduleSpec s{ScheduleKind::local_sgd, 2, 0};
+  s.island_gpus = 8;
+  const Log island_step{"fwd+bwd",       "start bucket 0", "start bucket 1",
+                        "wait bucket 0", "wait bucket 1",  "update averaged"};
+  Log expected{"step 1"};
+  expected.insert(expected.end(), island_step.begin(), island_step.end());
+  expected.insert(expected.end(), {"end", "step 2"});
+  expected.insert(expected.end(), island_step.begin(), island_step.end());
+  expected.insert(expected.end(), {"allreduce weights", "average weights", "end"});
+  EXPECT_EQ(run(s, 2), expected);
+  s.kind = ScheduleKind::sgd;  // islands mean nothing to sgd: its step is unchanged
+  EXPECT_EQ(run(s, 1), run({ScheduleKind::sgd, 1, 0}, 1));
+}
+
 TEST(Periods, FragmentsTakeTurnsHOverPStepsApart) {
   const auto s = streaming(100, 4, 5);
   for (long k = 1; k <= 200; ++k) {
