@@ -96,6 +96,10 @@ def print_table(rows, column):
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 
 
+# What the swept bandwidth is, in the axis label and the title.
+_SWEPT = {"wan_bandwidth_Bps": ("WAN bandwidth of each site", "WAN bandwidth between sites")}
+
+
 def draw(plt, frame, column, summary):
     groups = panels(frame)
     figure, axes = subplot_grid(plt, len(groups), panel_width=11.5, panel_height=5.0,
@@ -136,7 +140,7 @@ def draw(plt, frame, column, summary):
             axis.minorticks_off()
         axis.set_xlim(swept[0] / 1.2, swept[-1] * 1.2)
         axis.set_ylim(0, max(1.05, float(rows["efficiency"].max()) * 1.05))
-        axis.set_xlabel("inter-node bandwidth per link (Gb/s, log scale)")
+        axis.set_xlabel(f"{_SWEPT.get(column, ('inter-node bandwidth per link',))[0]} (Gb/s, log scale)")
         axis.set_ylabel("efficiency = speedup / GPUs")
         note = constant_note(rows, ["gpus", "collective", "batch_per_gpu", "source"])
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
@@ -146,7 +150,8 @@ def draw(plt, frame, column, summary):
         labels.append("slowest bandwidth reaching 90% (interpolated)")
         axis.legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5),
                     framealpha=0.9)
-    figure.suptitle("Interconnect sizing: efficiency vs inter-node bandwidth", fontsize=13)
+    swept = _SWEPT.get(column, (None, "inter-node bandwidth"))[1]
+    figure.suptitle(f"Interconnect sizing: efficiency vs {swept}", fontsize=13)
     figure.tight_layout()
     return figure
 

@@ -10,6 +10,11 @@ double bisection_bandwidth_Bps(const PlatformSpec& spec) {
   const double node_Bps = spec.fabric.link.bandwidth_Bps * spec.rails();
   const int half = spec.nodes / 2;
   if (spec.nodes < 2) return 0;
+  if (spec.sites.count > 1) {
+    // Half the sites on each side of the cut: it crosses their WAN uplinks, each behind the site
+    // fabric's port to its border router (a node's link).
+    return (spec.sites.count / 2) * std::min(spec.sites.wan.bandwidth_Bps, node_Bps);
+  }
   switch (spec.fabric.topology) {
     case FabricTopology::star:
       return half * node_Bps;

@@ -80,7 +80,7 @@ std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZon
                                            unsigned long node_id, BuiltPlatform& built) {
   if (node_id >= static_cast<unsigned long>(spec.nodes)) {
     // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
-    return {fabric->create_router(fmt::format("unused-port{}", node_id)), nullptr};
+    return {fabric->create_router(fmt::format("{}-unused-port{}", fabric->get_name(), node_id)), nullptr};
   }
   const int n = static_cast<int>(node_id);
   auto* zone = sg4::create_full_zone(fmt::format("node{}", n));
@@ -115,12 +115,13 @@ std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZon
 }
 
 // The fabric zone of the spec's topology, with one link of rails x rail bandwidth per node.
-sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallbacks& callbacks) {
+sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallbacks& callbacks,
+                            const std::string& name = "fabric", sg4::NetZone* parent = nullptr) {
   const double node_link_Bps = spec.fabric.link.achieved_Bps() * spec.rails();
   const double latency_s = spec.fabric.link.latency_s;
   const auto policy = policy_of(spec.fabric.link.sharing);
   auto fat_tree = [&](const sg4::FatTreeParams& params) {
-    return sg4::create_fatTree_zone("fabric", nullptr, params, callbacks, node_link_Bps, latency_s, policy);
+    return sg4::create_fatTree_zone(name, parent, params, callbacks, node_link_Bps, latency_s, policy);
   };
   const unsigned nodes = static_cast<unsigned>(spec.nodes);
   switch (spec.fabric.topology) {
@@ -143,10 +144,51 @@ sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallback
       for (int d : torus_dimensions(spec.fabric, spec.nodes))
         if (d > 1) dims.push_back(static_cast<unsigned long>(d));
       if (dims.empty()) return fat_tree(sg4::FatTreeParams(1, {1}, {1}, {1}));
-      return sg4::create_torus_zone("fabric", nullptr, dims, callbacks, node_link_Bps, latency_s, policy);
+      return sg4::create_torus_zone(name, parent, dims, callbacks, node_link_Bps, latency_s, policy);
     }
   }
   throw std::logic_error("unhandled fabric topology");
+}
+
+// Sites: each site's nodes on a fabric of their own, with one more leaf, the site's border router;
+// the sites' fabrics are zones of a full WAN zone whose routes cross the two sites' uplinks.
+void build_sites(const PlatformSpec& spec, BuiltPlatform& built) {
+  auto* wan = sg4::create_full_zone("wan");
+  const int per_site = spec.nodes_per_site();
+  PlatformSpec site_fabric = spec;  // the fabric of one site: its nodes and the border leaf
+  site_fabric.nodes = per_site + 1;
+  std::vector<sg4::NetZone*> zones;
+  std::vector<NetPoint*> borders;
+  for (int site = 0; site < spec.sites.count; ++site) {
+    NetPoint* border = nullptr;
+    sg4::ClusterCallbacks callbacks([&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/,
+                                        unsigned long leaf) {
+      if (leaf == static_cast<unsigned long>(per_site)) {
+        border = fabric->create_router(fmt::format("site{}-border", site));
+        return std::pair<NetPoint*, NetPoint*>{border, nullptr};
+      }
+      if (leaf > static_cast<unsigned long>(per_site))
+        return build_node(spec, fabric, static_cast<unsigned long>(spec.nodes) + leaf, built);  // unused port
+      return build_node(spec, fabric, static_cast<unsigned long>(site * per_site) + leaf, built);
+    });
+    auto* zone = create_fabric(site_fabric, callbacks, fmt::format("site{}", site), wan);
+    zone->seal();
+    zones.push_back(zone);
+    borders.push_back(border);
+  }
+  std::vector<const sg4::Link*> uplinks;
+  for (int site = 0; site < spec.sites.count; ++site) {
+    auto* link =
+        wan->create_split_duplex_link(fmt::format("site{}-wan", site), spec.sites.wan.achieved_Bps());
+    link->set_latency(spec.sites.wan.latency_s / 2)->seal();
+    uplinks.push_back(link);
+  }
+  using Direction = sg4::LinkInRoute::Direction;
+  for (int a = 0; a < spec.sites.count; ++a)
+    for (int b = a + 1; b < spec.sites.count; ++b)
+      wan->add_route(zones[a]->get_netpoint(), zones[b]->get_netpoint(), borders[a], borders[b],
+                     {{uplinks[a], Direction::UP}, {uplinks[b], Direction::DOWN}}, true);
+  wan->seal();
 }
 
 }  // namespace
@@ -162,7 +204,10 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
       [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) {
         return build_node(spec, fabric, node_id, built);
       });
-  create_fabric(spec, callbacks)->seal();
+  if (spec.sites.count > 1)
+    build_sites(spec, built);
+  else
+    create_fabric(spec, callbacks)->seal();
   return built;
 }
 

@@ -77,6 +77,14 @@ void validate_platform(const PlatformSpec& spec) {
     if (served[g] < 0)
       throw InputError(f, "node.nics",
                        fmt::format("GPU {} is served by no NIC (list it in a NIC's gpus)", g));
+  if (spec.sites.count > 1) {
+    if (spec.fabric.topology == FabricTopology::torus)
+      throw InputError(f, "sites", "a torus fabric cannot be split into sites (use star or fat_tree)");
+    if (spec.nodes % spec.sites.count != 0)
+      throw InputError(
+          f, "sites.count",
+          fmt::format("{} nodes do not split evenly into {} sites", spec.nodes, spec.sites.count));
+  }
   if (spec.fabric.topology == FabricTopology::torus) {
     auto dims = torus_dimensions(spec.fabric, spec.nodes);
     long product = 1;
@@ -88,9 +96,43 @@ void validate_platform(const PlatformSpec& spec) {
   }
 }
 
+namespace {
+
+// A platform of several sites: {"name", "description", "nodes" (all sites together; default the
+// site platform's nodes x count), "sites": {"platform": FILE, "count": N, "wan": {link}}}. Every
+// site is the site platform file's node and fabric; the WAN joins them.
+PlatformSpec load_sites(ObjectReader& top, const std::string& file, std::optional<int> nodes_override) {
+  ObjectReader sites = top.object("sites");
+  std::filesystem::path site_file(sites.string("platform"));
+  if (site_file.is_relative()) site_file = std::filesystem::path(file).parent_path() / site_file;
+  const std::string site_path = site_file.lexically_normal().string();
+  if (!is_existing_file(site_path))
+    sites.fail("platform", fmt::format("file \"{}\" does not exist", site_path));
+  PlatformSpec spec = load_platform(site_path);
+  if (spec.sites.count > 1)
+    sites.fail("platform",
+               fmt::format("{} is itself a platform of sites: expected one site's platform", site_path));
+  spec.sites.count = static_cast<int>(sites.integer_in("count", 2, 1024));
+  spec.sites.wan = read_link(sites.object("wan"), Transport::ideal);
+  sites.finish();
+  spec.file = file;
+  spec.name = top.optional_string("name").value_or(std::filesystem::path(file).stem().string());
+  spec.description = top.optional_string("description").value_or("");
+  const auto nodes = top.optional_positive_integer("nodes").value_or(int64_t{spec.nodes} * spec.sites.count);
+  if (nodes > kMaxNodes) top.fail("nodes", fmt::format("expected 1..{} nodes, got {}", kMaxNodes, nodes));
+  spec.nodes = static_cast<int>(nodes);
+  top.finish();
+  if (nodes_override) spec.nodes = *nodes_override;
+  validate_platform(spec);
+  return spec;
+}
+
+}  // namespace
+
 PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_override) {
   nlohmann::json root = load_json_file(file);
   ObjectReader top(root, file, "");
+  if (top.has("sites")) return load_sites(top, file, nodes_override);
   PlatformSpec spec;
   spec.file = file;
   spec.name = top.optional_string("name").value_or(std::filesystem::path(file).stem().string());

@@ -103,6 +103,15 @@ struct FabricSpec {
   int torus_rank = 0;                 // torus: 2 or 3 -> dimensions factored from the node count
 };
 
+// Several datacenters (sites) of the platform's nodes: the nodes split evenly into `count` sites,
+// each with its own fabric, and each site's fabric reaches the others over its WAN uplink (a star
+// over the internet: site a to site b crosses a's uplink and b's, each with half the one-way WAN
+// latency, so a site pair sees `wan.latency` and `wan.bandwidth`).
+struct SitesSpec {
+  int count = 1;
+  LinkSpec wan;  // between two sites: bandwidth per direction and one-way latency
+};
+
 struct NetworkModelSpec {
   std::string model = "CM02";  // no hidden latency/bandwidth factors (see SIMGRID-NOTES.md)
   bool crosstraffic = false;   // TCP ACK reverse traffic: off, RDMA fabrics have none
@@ -120,9 +129,11 @@ struct PlatformSpec {
   std::optional<NvswitchSpec> nvswitch;
   std::vector<NicSpec> nics;
   FabricSpec fabric;
+  SitesSpec sites;
   NetworkModelSpec network;
 
   int total_gpus() const { return nodes * gpus_per_node; }
+  int nodes_per_site() const { return nodes / sites.count; }
   int rails() const { return static_cast<int>(nics.size()); }
 };
 

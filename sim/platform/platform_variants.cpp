@@ -18,6 +18,7 @@ PlatformSpec single_gpu(const PlatformSpec& spec) {
   one.nvswitch.reset();
   // An explicit torus shape describes the full cluster; the baseline's one node is a 1-torus.
   if (!one.fabric.torus_dimensions.empty()) one.fabric.torus_dimensions = {1};
+  one.sites.count = 1;  // one GPU is in one site
   NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, 0))];
   nic.gpus = {0};
   one.nics = {nic};
@@ -38,8 +39,9 @@ PlatformSpec single_gpu(const PlatformSpec& spec) {
 
 const std::vector<std::string>& sweep_parameters() {
   static const std::vector<std::string> names{
-      "inter_node_bandwidth", "nic_bandwidth",  "fabric_bandwidth", "nvlink_bandwidth", "nvswitch_bandwidth",
-      "pcie_bandwidth",       "fabric_latency", "nic_latency",      "oversubscription"};
+      "inter_node_bandwidth", "nic_bandwidth",  "fabric_bandwidth", "nvlink_bandwidth",
+      "nvswitch_bandwidth",   "pcie_bandwidth", "fabric_latency",   "nic_latency",
+      "oversubscription",     "wan_bandwidth",  "wan_latency"};
   return names;
 }
 
@@ -79,6 +81,10 @@ void apply_sweep(PlatformSpec& spec, const std::string& parameter, double value)
   if (parameter == "fabric_latency") spec.fabric.link.latency_s = value;
   if (parameter == "nic_latency")
     for (auto& nic : spec.nics) nic.link.latency_s = value;
+  if (parameter == "wan_bandwidth" || parameter == "wan_latency") {
+    if (spec.sites.count < 2) missing("sites (a WAN needs at least 2)");
+    (parameter == "wan_bandwidth" ? spec.sites.wan.bandwidth_Bps : spec.sites.wan.latency_s) = value;
+  }
   if (parameter == "oversubscription") {
     if (spec.fabric.topology != FabricTopology::fat_tree) missing("fat-tree fabric");
     spec.fabric.oversubscription = value;

@@ -171,7 +171,17 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
   if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
   out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
   out += links_section(spec);
-  out += fmt::format("Fabric:     {}\n", fabric_description(spec));
+  PlatformSpec site = spec;  // the fabric of one site (all nodes when there is one)
+  if (spec.sites.count > 1) {
+    site.nodes = spec.nodes_per_site();
+    out += fmt::format(
+        "Sites:      {} datacenters of {} nodes; between two sites the WAN: {} per direction, {} one way "
+        "(each site's uplink {} and half the latency)\n",
+        spec.sites.count, site.nodes, units::format_bandwidth(spec.sites.wan.achieved_Bps()),
+        units::format_time(spec.sites.wan.latency_s), units::format_bandwidth(spec.sites.wan.achieved_Bps()));
+  }
+  out +=
+      fmt::format("Fabric:     {}{}\n", fabric_description(site), spec.sites.count > 1 ? " (per site)" : "");
   out += fmt::format(
       "            per-node link {} rail(s) x {} = {} line rate, {} achieved, latency {} per hop\n",
       spec.rails(), units::format_bandwidth(spec.fabric.link.bandwidth_Bps),

@@ -25,10 +25,13 @@ std::string validate_file(const std::string& file) {
     scenario::plan_jobs(sc, configs, std::nullopt, 0);
     return fmt::format("scenario {}: {} configurations", sc.name, configs.size());
   }
-  if (root.contains("fabric") || root.contains("node")) {
+  if (root.contains("fabric") || root.contains("node") || root.contains("sites")) {
     auto spec = platform::load_platform(file);
-    return fmt::format("platform {}: {} nodes x {} GPUs, {} fabric", spec.name, spec.nodes,
-                       spec.gpus_per_node, platform::to_string(spec.fabric.topology));
+    const std::string sites = spec.sites.count > 1
+                                  ? fmt::format(" in {} sites (each a {} fabric)", spec.sites.count,
+                                                platform::to_string(spec.fabric.topology))
+                                  : fmt::format(", {} fabric", platform::to_string(spec.fabric.topology));
+    return fmt::format("platform {}: {} nodes x {} GPUs{}", spec.name, spec.nodes, spec.gpus_per_node, sites);
   }
   if (root.contains("format") || root.contains("fitted")) {
     auto c = calibration::parse_calibration(root, file);
@@ -40,7 +43,7 @@ std::string validate_file(const std::string& file) {
   }
   throw InputError(file, "(top level)",
                    "cannot tell what kind of dasim file this is (a scenario has \"schedules\", a platform "
-                   "\"node\" and \"fabric\", a calibration \"format\", a workload \"layers\")");
+                   "\"node\" and \"fabric\" or \"sites\", a calibration \"format\", a workload \"layers\")");
 }
 
 }  // namespace dasim::validate

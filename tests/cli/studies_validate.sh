@@ -1,5 +1,5 @@
 # Every scenario in scenarios/ is valid and runs: `dasim validate` accepts it, and a tiny derived
-# copy (its smallest node count, first sweep value, just enough iterations for the largest tau or H)
+# copy (its smallest node count, first sweep value, one iteration: one whole period of each schedule)
 # runs to exit 0 with exactly one results row per expected configuration, counted here from the
 # scenario's own lists, not from dasim's output.
 source "$2/tests/lib/cli_assert.sh"
@@ -26,8 +26,9 @@ for i, w in enumerate(s["workloads"]):
         w["file"] = os.path.normpath(os.path.join(base, w["file"]))
 if isinstance(s.get("calibration"), str):
     s["calibration"] = os.path.normpath(os.path.join(base, s["calibration"]))
-taus = [sch.get("tau", sch.get("H", 1)) for sch in s["schedules"]]  # H: the DiLoCo family's period
-s["iterations"] = max(taus + [1])
+# One iteration: dasim rounds it up to one whole period of each schedule (tau, or H for the
+# DiLoCo family), so every averaging runs once and no schedule runs more than its own period.
+s["iterations"] = 1
 s["warmup"] = 0
 sweep_values = 1
 if "sweep" in s:

@@ -6,7 +6,11 @@
 // Streaming DiLoCo's fragments are the two layers (20e6 B each), so each pass costs half.
 #include "two_layer_fixture.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 
 namespace {
 
@@ -128,6 +132,34 @@ TEST(Islands, AnIslandOfEveryGpuIsSgdPlusTheAveraging) {
   auto r = simulate(config(8, local));
   auto s = simulate(config(8, sgd(false, 1e12)));
   EXPECT_NEAR(r.iter_time_s, s.iter_time_s + ring(8, kWeights) / 4, 1e-4 * r.iter_time_s);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace dasim;
+using namespace dasim::two_layer;
+
+// DiLoCo between 2 sites of flat-100gbe nodes joined by a 1 GB/s, 10 ms WAN: the outer allreduce
+// is the alpha-beta ring over the WAN, bytes at the WAN's rate and each of its 2 steps the route's
+// latency (the site's 2 us plus the WAN's 10 ms).
+TEST(Sites, DilocoAcrossAWanPaysItsAlphaBetaTimeOncePerHSteps) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dasim-sites-diloco-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const auto file = (dir / "two-sites.json").string();
+  std::ofstream(file) << fmt::format(
+      R"({{"nodes": 2, "sites": {{"platform": "{}/platforms/flat-100gbe-64.json", "count": 2,
+          "wan": {{"bandwidth": "1GBps", "latency": "10ms"}}}}}})",
+      DASIM_SOURCE_DIR);
+  auto c = config(2, periodic(schedules::ScheduleKind::diloco, 4, 0));
+  c.platform = platform::load_platform(file);
+  auto r = simulate(c);
+  std::filesystem::remove_all(dir);
+  const double allreduce = kWeights / 1e9 + 2 * (10e-3 + 2e-6);
+  EXPECT_NEAR(r.exposed_comm_s, allreduce / 4, 1e-3 * allreduce / 4);
+  const double expected = kStep + (allreduce + 0.12e-3 + 0.28e-3) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
 }
 
 }  // namespace
