@@ -5,16 +5,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dasim::cli {
 
 void guard_simulation(const platform::PlatformSpec& spec, const std::string& file, int nodes_override,
                       bool force) {
   if (!force) {
     const std::string how = fmt::format("{} nodes x {} GPUs = ", spec.nodes, spec.gpus_per_node);
+    const int rings = std::max(1, spec.rails());  // one ring per NIC, as NCCL's channels
     if (nodes_override > 0)
-      scenario::check_gpu_limit(spec.total_gpus(), fmt::format("--nodes {}", nodes_override), "", how, 1);
+      scenario::check_gpu_limit(spec.total_gpus(), fmt::format("--nodes {}", nodes_override), "", how, 1, {},
+                                rings);
     else
-      scenario::check_gpu_limit(spec.total_gpus(), file, "nodes", how, 1);
+      scenario::check_gpu_limit(spec.total_gpus(), file, "nodes", how, 1, {}, rings);
   }
   runtime::install_interrupt_handlers();
 }

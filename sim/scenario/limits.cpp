@@ -15,14 +15,17 @@ namespace dasim::scenario {
 namespace {
 
 // Measured on the development machine (docs/hardening.md, "Limits"): `dasim run` of ResNet-50,
-// sgd, default 25 MiB buckets (4 allreduces per iteration), flat-100gbe-64 platform, one process:
-//   4096 GPUs: 0.73 GB peak RSS; 3 iterations 20.7 s, 7 iterations 43.9 s -> 5.8 s per iteration;
-//   1024 GPUs: 0.25 GB peak RSS.
-// Memory: ~94 MB fixed (SimGrid, calibration, workload) + ~150 KiB per simulated GPU.
-// Time: ~0.35 ms per GPU per allreduce per iteration (5.8 s / 4096 GPUs / 4 allreduces).
+// sgd, 25 MiB buckets (4 allreduces per iteration), ring, 8 + 4 iterations, release build:
+//   flat-100gbe-64 (1 ring): 1,024 GPUs 7.5 s, 254 MB; 4,096 GPUs 32.5 s, 762 MB peak RSS;
+//   dgx-a100-hdr (8 rings, one per NIC): 512 GPUs 9.2 s; 1,024 GPUs 26.6 s, 275 MB.
+// Memory: ~94 MB fixed (SimGrid, calibration, workload) + ~160 KiB per simulated GPU.
+// Time: 2.69 s per iteration at 4,096 GPUs on one ring = 0.164 ms per GPU per allreduce, x
+// rings^0.62 (8 rings cost 3.6x one at 1,024 GPUs). Within 15% at >= 1,024 GPUs; smaller runs
+// are overestimated (3.5x at 256 GPUs), which only makes their short estimates shorter in fact.
 constexpr double kFixedMemoryBytes = 94e6;
-constexpr double kMemoryPerGpuBytes = 150.0 * 1024;
-constexpr double kSecondsPerGpuAllreduce = 5.8 / 4096 / 4;
+constexpr double kMemoryPerGpuBytes = 160.0 * 1024;
+constexpr double kSecondsPerGpuAllreduce = 2.69 / 4096 / 4;
+constexpr double kRingExponent = 0.62;
 
 constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
 
@@ -30,11 +33,20 @@ size_t sgd_buckets(const Scenario& sc, size_t workload, double cap_bytes) {
   return std::max<size_t>(1, workload::plan_buckets(sc.workloads[workload], cap_bytes).size());
 }
 
-// Allreduces per iteration of a configuration: the bucket plan for sgd, one whole-model
-// allreduce (at most) for local SGD and DaSGD.
+// Allreduces per iteration of a configuration: the bucket plan for sgd and inside islands, one
+// whole-model allreduce (at most) for the periodic schedules.
 size_t allreduces(const Scenario& sc, const Configuration& c) {
   const auto& s = sc.schedules[c.schedule];
-  return s.kind == schedules::ScheduleKind::sgd ? sgd_buckets(sc, c.workload, s.bucket_cap_bytes) : 1;
+  return s.kind == schedules::ScheduleKind::sgd || schedules::has_islands(s)
+             ? sgd_buckets(sc, c.workload, s.bucket_cap_bytes)
+             : 1;
+}
+
+// Rings side by side (the simulation's cost grows with them): the scenario's ring_channels, or
+// one per NIC of the platform's nodes as NCCL's channels.
+int rings_of(const Scenario& sc, const Configuration& c) {
+  return sc.collective.ring_channels > 0 ? sc.collective.ring_channels
+                                         : std::max(1, sc.platforms[c.platform].spec.rails());
 }
 
 int64_t gpus_of(const Scenario& sc, const Configuration& c) {
@@ -43,10 +55,11 @@ int64_t gpus_of(const Scenario& sc, const Configuration& c) {
 
 }  // namespace
 
-CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets) {
+CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings) {
   CostEstimate e;
   e.memory_bytes = kFixedMemoryBytes + kMemoryPerGpuBytes * static_cast<double>(gpus);
-  e.iteration_s = kSecondsPerGpuAllreduce * static_cast<double>(gpus) * static_cast<double>(gradient_buckets);
+  e.iteration_s = kSecondsPerGpuAllreduce * static_cast<double>(gpus) *
+                  static_cast<double>(gradient_buckets) * std::pow(std::max(1, rings), kRingExponent);
   return e;
 }
 
@@ -75,8 +88,8 @@ double physical_memory_bytes() {
 }
 
 void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
-                     size_t gradient_buckets, const Limits& limits) {
-  const auto e = estimate_cost(gpus, gradient_buckets);
+                     size_t gradient_buckets, const Limits& limits, int rings) {
+  const auto e = estimate_cost(gpus, gradient_buckets, rings);
   if (gpus > limits.max_gpus)
     throw InputError(file, path,
                      fmt::format("{}{} GPUs would need ~{} and ~{} per iteration (limit: {} GPUs per "
@@ -99,9 +112,11 @@ void check_gpu_counts(const Scenario& sc, const Limits& limits) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
-      check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
-                      fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
-                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits);
+      check_gpu_limit(
+          gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
+          fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
+          sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits,
+          sc.collective.ring_channels > 0 ? sc.collective.ring_channels : std::max(1, entry.spec.rails()));
     }
   }
 }
@@ -144,7 +159,7 @@ void check_bucket_caps(const Scenario& sc, const std::vector<Configuration>& con
       const int64_t gpus = gpus_of(sc, c);
       if (c.schedule != s || gpus <= limits.bucket_cap_min_gpus) continue;
       const size_t buckets = allreduces(sc, c);
-      auto e = estimate_cost(gpus, buckets);
+      auto e = estimate_cost(gpus, buckets, rings_of(sc, c));
       throw InputError(
           sc.file, fmt::format("schedules[{}].bucket_cap", s),
           fmt::format("a {} bucket cap on {} GPUs makes {} allreduces of {} per iteration, ~{} per "
@@ -179,7 +194,7 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
   for (const auto& c : configs)
-    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c)).iteration_s *
+    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c)).iteration_s *
                static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
   check_iterations(sc, configs, limits, total_s);
   check_bucket_caps(sc, configs, limits);

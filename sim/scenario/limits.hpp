@@ -29,8 +29,9 @@ struct CostEstimate {
 };
 
 // `gradient_buckets`: allreduces per iteration (the sgd bucket plan; 1 for a whole-model
-// allreduce). The per-iteration time grows with GPUs x allreduces, the memory with GPUs.
-CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets);
+// allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs x
+// allreduces x rings^0.62, the memory with GPUs.
+CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings = 1);
 
 // Throws InputError `FILE: json.path: <what, estimated memory/time>; refusing (use --force to run
 // anyway)` for the first limit the scenario exceeds.
@@ -41,7 +42,7 @@ void check_limits(const Scenario& scenario, const std::vector<Configuration>& co
 // estimated memory exceeds the machine's, as `FILE: PATH: <how><gpus> GPUs would need ...`
 // (file and path may be empty for a command-line value).
 void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
-                     size_t gradient_buckets, const Limits& limits = {});
+                     size_t gradient_buckets, const Limits& limits = {}, int rings = 1);
 // The machine's physical memory in bytes (0 when unknown).
 double physical_memory_bytes();
 

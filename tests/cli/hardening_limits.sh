@@ -29,9 +29,9 @@ refused() {
   echo "ok: $name: $(cat "$work/stderr")"
 }
 
-# 1,000,000 DGX-1 nodes = 8,000,000 GPUs: ~150 KiB each (docs/hardening.md) is ~1.1 TiB.
+# 1,000,000 DGX-1 nodes = 8,000,000 GPUs: ~160 KiB each (docs/hardening.md) is ~1.2 TiB.
 scenario gpus dgx1-v100-edr "1, 1000000"
-refused gpus "platforms[0].nodes[1]: 1000000 nodes x 8 GPUs = 8000000 GPUs would need ~1.1 TiB" \
+refused gpus "platforms[0].nodes[1]: 1000000 nodes x 8 GPUs = 8000000 GPUs would need ~1.2 TiB" \
   "per iteration" "limit: 65536 GPUs"
 # 8192 x 8 = 65536 GPUs is at the limit, 8193 x 8 is over it.
 scenario gpus_edge dgx1-v100-edr "8193"
