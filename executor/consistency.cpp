@@ -17,7 +17,8 @@ namespace {
 // an outer step that discards the local progress (alpha = 0) of the whole model (one fragment):
 // at k0 + d for an outer gradient of k0 (a multiple of H), or at the last step for one drained then.
 bool diloco_identical(const schedules::ScheduleSpec& s, long step, long last_step) {
-  if (s.fragments != 1 || s.alpha != 0) return false;
+  // Eager outer steps apply each worker's own fresh outer gradient: the outer weights differ.
+  if (s.fragments != 1 || s.alpha != 0 || s.eager) return false;
   const long H = s.tau, d = s.delay;
   if (step >= H + d && (step - d) % H == 0) return true;
   return step == last_step && d > 0 && step >= H && step % H < d;

@@ -30,6 +30,11 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     momentum_.assign(global_.size(), 0.0f);
     delta_.assign(global_.size(), 0.0f);
     delta_sum_.assign(global_.size(), 0.0f);
+    if (options.schedule.eager)
+      for (int i = 0; i < 2; ++i) {
+        eager_delta_[i].assign(global_.size(), 0.0f);
+        eager_sum_[i].assign(global_.size(), 0.0f);
+      }
   }
   loop_start_s_ = wall_now_s();
 }
@@ -67,7 +72,9 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
   if (payload.kind == Payload::Kind::outer_gradient) {
     c = fragment_request(payload.bucket);
     const auto& f = fragments_[size_t(payload.bucket)];
-    mpi_check(MPI_Iallreduce(delta_.data() + f.param_offset, delta_sum_.data() + f.param_offset,
+    auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
+    auto& sum = options_.schedule.eager ? eager_sum_[eager_round_ % 2] : delta_sum_;
+    mpi_check(MPI_Iallreduce(delta.data() + f.param_offset, sum.data() + f.param_offset,
                              static_cast<int>(f.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
               "MPI_Iallreduce (outer gradient)");
   } else if (payload.kind == Payload::Kind::gradient_bucket) {
@@ -132,11 +139,18 @@ void MpiBackend::apply_average() {
 
 void MpiBackend::outer_gradient(int fragment) {
   const auto& f = fragments_[size_t(fragment)];
-  executor::outer_gradient(global_, model_.weights(), delta_, f.param_offset, f.params);
+  auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
+  executor::outer_gradient(global_, model_.weights(), delta, f.param_offset, f.params);
 }
 
 void MpiBackend::outer_step(int fragment) {
   const auto& f = fragments_[size_t(fragment)];
+  if (options_.schedule.eager) {  // delta_sum_ holds the combination this round applies
+    const long now = eager_round_ % 2, before = 1 - now;
+    eager_combination(delta_sum_, eager_delta_[now], eager_sum_[before], eager_delta_[before],
+                      eager_round_ > 0, f.param_offset, f.params);
+    ++eager_round_;
+  }
   executor::outer_step(global_, momentum_, delta_sum_, model_.weights(), options_.schedule, ranks_,
                        f.param_offset, f.params);
 }

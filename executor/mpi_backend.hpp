@@ -71,6 +71,10 @@ class MpiBackend {
   // identical, and the outer gradient with its allreduced sum.
   std::vector<workload::Fragment> fragments_;
   std::vector<float> global_, momentum_, delta_, delta_sum_;
+  // Eager diloco: the outer gradient and its sum of the round in flight and of the one before
+  // ([round % 2]), and whether there was one before.
+  std::vector<float> eager_delta_[2], eager_sum_[2];
+  long eager_round_ = 0;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

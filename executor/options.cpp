@@ -42,6 +42,7 @@ struct RawOptions {
   std::optional<double> alpha, outer_lr, outer_momentum;
   std::optional<std::string> outer_optimizer;
   std::optional<int> island_ranks;
+  bool eager = false;
   int64_t seed = 1;
   std::vector<CLI::Option*> synthetic_flags;
 };
@@ -71,6 +72,9 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       ->check(CLI::IsMember(schedules::kOuterOptimizerNames.names()));
   app.add_option("--outer-lr", raw.outer_lr, "diloco family: outer learning rate (default 0.7)");
   app.add_option("--outer-momentum", raw.outer_momentum, "diloco family: Nesterov momentum (default 0.9)");
+  app.add_flag(
+      "--eager", raw.eager,
+      "diloco: eager outer steps, each round's allreduce overlapping the next round (arXiv 2502.12996)");
   app.add_option(
       "--island-ranks", raw.island_ranks,
       "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
@@ -142,6 +146,10 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
     bad("--fragments/--overlap-steps/--alpha: diloco synchronises the whole model at once (use "
         "streaming_diloco)");
   }
+  if (raw.eager) {
+    if (s.kind != schedules::ScheduleKind::diloco) bad("--eager: only diloco has eager outer steps");
+    s.eager = true;
+  }
   if (raw.outer_optimizer) s.outer.optimizer = *schedules::kOuterOptimizerNames.parse(*raw.outer_optimizer);
   s.outer.lr = raw.outer_lr.value_or(s.outer.lr);
   if (!(s.outer.lr > 0 && s.outer.lr <= 10))
@@ -168,8 +176,8 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
   }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
-                  raw.outer_lr || raw.outer_momentum))
-    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*: only for diloco and streaming_diloco");
+                  raw.outer_lr || raw.outer_momentum || raw.eager))
+    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*/--eager: only for diloco and streaming_diloco");
   if (diloco) {
     if (raw.tau || raw.delay) bad("--tau/--delay: the DiLoCo family takes --H and --overlap-steps");
     finish_diloco(o, raw);

@@ -41,6 +41,12 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
   std::vector<float> global = models.front().weights(), momentum(global.size(), 0.0f), delta(global.size()),
                      delta_sum(global.size());
   std::vector<long> outer_due(fragments.size(), 0);
+  // Eager diloco: per replica its outer weights and momentum (they differ), its outer gradients of
+  // this round and the one before, and the previous round's sum.
+  std::vector<std::vector<float>> eager_global(size_t(n), global), eager_momentum(size_t(n), momentum),
+      eager_own(size_t(n), std::vector<float>(global.size())), eager_own_prev = eager_own;
+  std::vector<float> eager_sum_prev(global.size(), 0.0f);
+  long eager_rounds = 0;
   auto apply_outer = [&](size_t p) {
     const auto& f = fragments[p];
     for (int j = 0; j < n; ++j) {  // every replica's outer step starts from the same global state
@@ -87,6 +93,26 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
         const auto weight_sum = sum_over(all);
         for (auto& m : models) average_from_sum(m.weights(), weight_sum, n);
       }
+      continue;
+    }
+    if (schedule.eager) {  // every replica its own outer weights: the own part of each step is fresh
+      if (!is_fragment_sync_step(schedule, 0, k)) continue;
+      const auto& f = fragments.front();
+      std::vector<float> sum(global.size(), 0.0f), comb(global.size());
+      for (int j = 0; j < n; ++j) {
+        outer_gradient(eager_global[size_t(j)], models[j].weights(), eager_own[size_t(j)], f.param_offset,
+                       f.params);
+        for (size_t i = 0; i < sum.size(); ++i) sum[i] += eager_own[size_t(j)][i];
+      }
+      for (int j = 0; j < n; ++j) {
+        eager_combination(comb, eager_own[size_t(j)], eager_sum_prev, eager_own_prev[size_t(j)],
+                          eager_rounds > 0, f.param_offset, f.params);
+        outer_step(eager_global[size_t(j)], eager_momentum[size_t(j)], comb, models[j].weights(), schedule, n,
+                   f.param_offset, f.params);
+      }
+      eager_sum_prev = sum;
+      eager_own_prev = eager_own;
+      ++eager_rounds;
       continue;
     }
     if (is_diloco_family(schedule)) {

@@ -45,6 +45,15 @@ void outer_step(std::vector<float>& global, std::vector<float>& momentum, const 
   }
 }
 
+void eager_combination(std::vector<float>& comb, const std::vector<float>& own,
+                       const std::vector<float>& sum_prev, const std::vector<float>& own_prev, bool has_prev,
+                       int64_t offset, int64_t count) {
+  for (int64_t j = offset; j < offset + count; ++j) {
+    const size_t i = size_t(j);
+    comb[i] = has_prev ? own[i] + (sum_prev[i] - own_prev[i]) : own[i];
+  }
+}
+
 uint64_t weights_hash(const std::vector<float>& w) {
   uint64_t h = 0xcbf29ce484222325ULL;
   const auto* bytes = reinterpret_cast<const unsigned char*>(w.data());

@@ -35,6 +35,12 @@ void outer_step(std::vector<float>& global, std::vector<float>& momentum, const 
                 std::vector<float>& w, const schedules::ScheduleSpec& schedule, int ranks, int64_t offset,
                 int64_t count);
 
+// Eager DiLoCo: the sum outer_step is given, comb <- own + (sum_prev - own_prev) (only own in the
+// first round, has_prev false): the worker's fresh outer gradient and the others' of the round before.
+void eager_combination(std::vector<float>& comb, const std::vector<float>& own,
+                       const std::vector<float>& sum_prev, const std::vector<float>& own_prev, bool has_prev,
+                       int64_t offset, int64_t count);
+
 // FNV-1a over the bytes of the buffer: equal hashes across ranks mean bit-identical weights.
 uint64_t weights_hash(const std::vector<float>& w);
 

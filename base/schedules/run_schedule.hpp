@@ -14,7 +14,8 @@
 //   diloco /   forward_backward -> apply_gradients(local) -> for each fragment p whose outer step
 //   streaming  is due at k: wait(its outer gradient average) -> outer_step(p) -> for each fragment p
 //   _diloco    synchronised at k (periods.hpp): outer_gradient(p) -> start(its outer gradient), due
-//              at k + d (d = 0: wait and outer_step at once; diloco is P = 1, d = 0)
+//              at k + d (d = 0: wait and outer_step at once; diloco is P = 1, d = 0);
+//              eager diloco: outer_gradient -> start(it) -> wait(the previous round's) -> outer_step
 // With islands (has_islands: hierarchical data parallelism) the periodic schedules' local step is
 // sgd's step inside the island: forward_backward(start bucket b) -> wait every bucket ->
 // apply_gradients(averaged), the backend's gradient buckets going to the island's communicator.
@@ -92,6 +93,7 @@ class OuterRounds {
   explicit OuterRounds(const ScheduleSpec& s) : s_(s), rounds_(static_cast<size_t>(s.fragments)) {}
 
   void step(B& b, long k) {
+    if (s_.eager) return eager_step(b, k);
     for (int p = 0; p < s_.fragments; ++p)
       if (rounds_[p].pending && k == rounds_[p].due) apply(b, p);
     for (int p = 0; p < s_.fragments; ++p) {
@@ -105,6 +107,11 @@ class OuterRounds {
     return std::any_of(rounds_.begin(), rounds_.end(), [](const Round& r) { return r.pending; });
   }
   void drain(B& b) {  // in the order the fragments were synchronised
+    if (s_.eager) {   // the last round's average arrives; the run ends before a step applies it
+      b.wait(rounds_[0].average);
+      rounds_[0].pending = false;
+      return;
+    }
     std::vector<int> order;
     for (int p = 0; p < s_.fragments; ++p)
       if (rounds_[p].pending) order.push_back(p);
@@ -118,6 +125,17 @@ class OuterRounds {
     long due = 0;
     bool pending = false;
   };
+  // Eager (diloco, one fragment): start this round's allreduce, then the outer step with the
+  // previous round's average, which had a whole inner round to arrive (none in the first round:
+  // the worker's own outer gradient alone).
+  void eager_step(B& b, long k) {
+    if (!is_fragment_sync_step(s_, 0, k)) return;
+    b.outer_gradient(0);
+    auto current = b.start(Payload::outer_gradient(0));
+    if (rounds_[0].pending) b.wait(rounds_[0].average);
+    b.outer_step(0);
+    rounds_[0] = {current, 0, true};
+  }
   void apply(B& b, int p) {
     b.wait(rounds_[p].average);  // exposed only if the average has not arrived after d steps
     b.outer_step(p);

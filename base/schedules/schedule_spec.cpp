@@ -33,7 +33,8 @@ std::string describe(const ScheduleSpec& spec) {
     case ScheduleKind::dasgd:
       return fmt::format("dasgd(tau={},d={}{})", spec.tau, spec.delay, bits_suffix(spec));
     case ScheduleKind::diloco:
-      return fmt::format("diloco(H={},{}{})", spec.tau, describe_outer(spec.outer), bits_suffix(spec));
+      return fmt::format("diloco(H={},{}{}{})", spec.tau, describe_outer(spec.outer),
+                         spec.eager ? ",eager" : "", bits_suffix(spec));
     case ScheduleKind::streaming_diloco:
       return fmt::format("streaming_diloco(H={},P={},d={},alpha={:g},{}{})", spec.tau, spec.fragments,
                          spec.delay, spec.alpha, describe_outer(spec.outer), bits_suffix(spec));

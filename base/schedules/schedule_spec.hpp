@@ -60,6 +60,10 @@ struct ScheduleSpec {
   int fragments = 1;    // streaming_diloco: P, dividing H
   double alpha = 0;     // streaming_diloco: theta_local <- alpha theta_local + (1 - alpha) theta_global
   OuterStep outer{};    // the DiLoCo family
+  // diloco: eager outer steps (Kale et al. 2025, arXiv 2502.12996): a round's outer-gradient
+  // allreduce overlaps the whole next inner round; each outer step applies the worker's own fresh
+  // outer gradient and the others' of the round before: D = (Delta_own(r) + S(r-1) - Delta_own(r-1)) / n.
+  bool eager = false;
   int payload_bits = 32;
   // Hierarchical data parallelism: GPUs in islands of this many (whole nodes), each island one
   // worker of the periodic schedule: synchronous data parallelism (the gradient buckets' allreduce

@@ -43,6 +43,11 @@ GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset
         "cudaMemcpyAsync (outer weights)");
     cuda_check(cudaMemsetAsync(momentum_.get(), 0, bytes, model.stream()),
                "cudaMemsetAsync (outer momentum)");
+    if (options.schedule.eager)
+      for (int i = 0; i < 2; ++i) {
+        eager_delta_[i] = device_floats(model.param_count());
+        eager_sum_[i] = device_floats(model.param_count());
+      }
   }
   loop_start_s_ = wall_now_s();
 }
@@ -82,8 +87,9 @@ GpuBackend::Collective GpuBackend::start(Payload payload) {
   if (payload.kind == Payload::Kind::outer_gradient) {
     index = fragment_index(payload.bucket);
     const auto& f = fragments_[size_t(payload.bucket)];
-    src = delta_.get() + f.param_offset;
-    dst = delta_sum_.get() + f.param_offset;
+    const bool eager = options_.schedule.eager;
+    src = (eager ? eager_delta_[eager_round_ % 2] : delta_).get() + f.param_offset;
+    dst = (eager ? eager_sum_[eager_round_ % 2] : delta_sum_).get() + f.param_offset;
     count = f.params;
   } else if (payload.kind == Payload::Kind::gradient_bucket) {
     index = size_t(payload.bucket);
@@ -162,7 +168,7 @@ void GpuBackend::apply_average() {
 
 void GpuBackend::outer_gradient(int fragment) {
   const auto& f = fragments_[size_t(fragment)];
-  float* delta = delta_.get() + f.param_offset;
+  float* delta = (options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_).get() + f.param_offset;
   cuda_check(cudaMemcpyAsync(delta, global_.get() + f.param_offset, size_t(f.params) * sizeof(float),
                              cudaMemcpyDeviceToDevice, model_.stream()),
              "cudaMemcpyAsync (outer gradient)");
@@ -175,6 +181,18 @@ void GpuBackend::outer_step(int fragment) {
   const auto& outer = options_.schedule.outer;
   const float n = static_cast<float>(ranks_), lr = static_cast<float>(outer.lr),
               mu = static_cast<float>(outer.momentum), alpha = static_cast<float>(options_.schedule.alpha);
+  if (options_.schedule.eager) {  // delta_sum_ <- own + (sum before - own before), as update_rules.hpp
+    const long now = eager_round_ % 2, before = 1 - now;
+    float* comb = delta_sum_.get() + f.param_offset;
+    cuda_check(cudaMemcpyAsync(comb, eager_delta_[now].get() + f.param_offset,
+                               size_t(f.params) * sizeof(float), cudaMemcpyDeviceToDevice, model_.stream()),
+               "cudaMemcpyAsync (eager combination)");
+    if (eager_round_ > 0) {
+      axpy(1.0f, eager_sum_[before].get() + f.param_offset, comb, f.params);
+      axpy(-1.0f, eager_delta_[before].get() + f.param_offset, comb, f.params);
+    }
+    ++eager_round_;
+  }
   const float* sum = delta_sum_.get() + f.param_offset;
   float* global = global_.get() + f.param_offset;
   if (outer.optimizer == schedules::OuterOptimizer::nesterov) {

@@ -76,6 +76,8 @@ class GpuBackend {
   // The DiLoCo family: fragments, outer weights and momentum, outer gradient and its sum.
   std::vector<workload::Fragment> fragments_;
   DeviceFloats global_, momentum_, delta_, delta_sum_;
+  DeviceFloats eager_delta_[2], eager_sum_[2];  // eager diloco: this round's and the one before
+  long eager_round_ = 0;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

@@ -92,6 +92,8 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
     case ScheduleKind::streaming_diloco:
       spec.tau = read_period(s, "H");
       if (spec.kind == ScheduleKind::streaming_diloco) read_streaming(s, spec);
+      // Eager outer steps overlap a whole round: diloco's one fragment (streaming overlaps its own way).
+      if (spec.kind == ScheduleKind::diloco) spec.eager = s.optional_boolean("eager").value_or(false);
       if (s.has("outer")) spec.outer = read_outer(s.object("outer"));
       break;
   }

@@ -54,7 +54,8 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
 //   dequantize  read the compressed payload, write a weight-sized stream
 //   outer gradient  Delta = theta_global - theta: 3 weight-sized streams (read 2, write 1)
 //   outer step  sgd: theta_global read + write, Delta read, theta read + write (lerp): 5 streams;
-//               nesterov also reads and writes the momentum: 7 streams
+//               nesterov also reads and writes the momentum: 7 streams; eager 3 more (the
+//               combination of the own and the previous round's outer gradients)
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
                     const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps);
 

@@ -64,6 +64,9 @@ bad sgd_momentum 'schedules[0].outer.momentum: the sgd outer optimizer has no mo
   '{"type": "diloco", "H": 4, "outer": {"optimizer": "sgd", "momentum": 0.9}}'
 bad momentum_one 'schedules[0].outer.momentum: expected a momentum in [0, 1), got 1' \
   '{"type": "diloco", "H": 4, "outer": {"momentum": 1}}'
+bad streaming_eager 'schedules[0].eager: unknown key' \
+  '{"type": "streaming_diloco", "H": 4, "fragments": 2, "overlap_steps": 1, "eager": true}'
+bad eager_not_boolean 'schedules[0].eager: expected true or false' '{"type": "diloco", "H": 4, "eager": 1}'
 bad sgd_island 'schedules[0].island_gpus: unknown key' '{"type": "sgd", "island_gpus": 2}'
 bad bucket_cap_without_islands 'schedules[0].bucket_cap: a periodic schedule has gradient buckets only inside islands' \
   '{"type": "diloco", "H": 4, "bucket_cap": "25MiB"}'

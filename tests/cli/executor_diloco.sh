@@ -25,6 +25,10 @@ run_checked streaming --schedule streaming_diloco --H 12 --fragments 3 --overlap
 [ "$(json "$WORK/streaming.json" "all(r['drain_s'] > 0 for r in d['per_rank_steps'])")" = True ] ||
   fail "streaming_diloco: no end-of-run drain recorded"
 run_checked outer_sgd --schedule diloco --H 6 --outer-optimizer sgd --outer-lr 1
+# Eager: each round's average arrives during the next round; the last one only after the run.
+run_checked eager --schedule diloco --H 10 --eager
+[ "$(json "$WORK/eager.json" "all(r['drain_s'] > 0 for r in d['per_rank_steps'])")" = True ] ||
+  fail "eager diloco: the last round's allreduce is not drained"
 
 # diloco with the sgd outer optimizer at lr 1 is local SGD (ALGORITHMS.md): the same loss curve.
 mpi2 --schedule local_sgd --tau 6 --steps 120 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
@@ -48,4 +52,5 @@ expect_refused "no momentum" --schedule diloco --outer-optimizer sgd --outer-mom
 expect_refused "only for diloco" --schedule dasgd --H 10
 expect_refused "takes --H" --schedule diloco --tau 4
 expect_refused "use streaming_diloco" --schedule diloco --fragments 2
+expect_refused "only diloco has eager" --schedule streaming_diloco --H 4 --fragments 2 --eager
 echo "executor_diloco: ok"

@@ -154,3 +154,43 @@ TEST(Reference, StreamingDilocoAlphaKeepsLocalProgress) {
   const auto mixed = run_reference(s, kWidths, 9, shards(2), kBatch, kLr, 5);
   EXPECT_NE(mixed.weights[0], mixed.weights[1]);
 }
+
+// Eager DiLoCo by hand for two workers, H = 2, outer sgd at lr 1 over three rounds: each worker's
+// outer weights move by (own fresh + the other's previous) / 2, so they differ between workers.
+TEST(Reference, EagerDilocoMatchesHandComposition) {
+  const auto data = shards(2);
+  Mlp m[2] = {Mlp(kWidths, 9), Mlp(kWidths, 9)};
+  std::vector<float> global[2] = {m[0].weights(), m[0].weights()};
+  std::vector<float> own_prev[2] = {std::vector<float>(global[0].size(), 0.0f),
+                                    std::vector<float>(global[0].size(), 0.0f)};
+  std::vector<float> x;
+  std::vector<int32_t> y;
+  for (long k = 1; k <= 6; ++k) {
+    for (int j = 0; j < 2; ++j) {
+      fill_batch(data[j], k - 1, kBatch, x, y);
+      m[j].forward_backward(x.data(), y.data(), kBatch);
+      for (size_t i = 0; i < m[j].weights().size(); ++i) m[j].weights()[i] -= kLr * m[j].grads()[i];
+    }
+    if (k % 2 != 0) continue;
+    std::vector<float> own[2];
+    for (int j = 0; j < 2; ++j) {
+      own[j] = global[j];
+      for (size_t i = 0; i < own[j].size(); ++i) own[j][i] -= m[j].weights()[i];
+    }
+    for (int j = 0; j < 2; ++j) {
+      for (size_t i = 0; i < own[j].size(); ++i) {
+        const float other_prev = own_prev[1 - j][i];  // sum(r-1) - own(r-1): the other worker's
+        global[j][i] -= 1.0f * ((own[j][i] + other_prev) / 2.0f);
+        m[j].weights()[i] = global[j][i];
+      }
+    }
+    own_prev[0] = own[0];
+    own_prev[1] = own[1];
+  }
+  auto s = diloco(2, dasim::schedules::OuterOptimizer::sgd, 1.0);
+  s.eager = true;
+  const auto ref = run_reference(s, kWidths, 9, shards(2), kBatch, kLr, 6);
+  expect_close(ref.weights[0], global[0]);
+  expect_close(ref.weights[1], global[1]);
+  EXPECT_NE(ref.weights[0], ref.weights[1]);
+}

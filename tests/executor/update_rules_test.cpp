@@ -73,6 +73,16 @@ TEST(UpdateRules, SgdOuterStepWithLrOneIsModelAveragingAndAlphaMixesTheLocalCopy
   EXPECT_FLOAT_EQ(m[0], 0.0f);  // sgd keeps no momentum
 }
 
+TEST(UpdateRules, EagerCombinationIsOwnFreshPlusTheOthersOfTheRoundBefore) {
+  // Worker A's outer gradients 1.0 (round r-1) and 2.0 (round r); the round-(r-1) sum over A and B
+  // was 1.0 + 5.0 = 6.0: A applies 2.0 + (6.0 - 1.0) = 7.0 as its sum (then / n in the outer step).
+  std::vector<float> comb(2, 0.0f);
+  eager_combination(comb, {2.0f, 2.0f}, {6.0f, 6.0f}, {1.0f, 1.0f}, true, 1, 1);
+  EXPECT_EQ(comb, (std::vector<float>{0.0f, 7.0f}));
+  eager_combination(comb, {2.0f, 3.0f}, {6.0f, 6.0f}, {1.0f, 1.0f}, false, 0, 2);  // the first round
+  EXPECT_EQ(comb, (std::vector<float>{2.0f, 3.0f}));
+}
+
 TEST(UpdateRules, HashSeesOneBitFlip) {
   std::vector<float> a{1.0f, 2.0f}, b{1.0f, std::nextafter(2.0f, 3.0f)};
   EXPECT_EQ(weights_hash(a), weights_hash(std::vector<float>{1.0f, 2.0f}));

@@ -72,6 +72,21 @@ TEST(StreamingDiloco, ExposesWhatAFragmentAllreduceTakesBeyondTheOverlap) {
   }
 }
 
+TEST(EagerDiloco, HidesAnAllreduceShorterThanARoundAndExposesTheRest) {
+  auto s = diloco(4);
+  s.eager = true;
+  constexpr double kEagerStep = kOuterStep + 0.12e-3;  // + 3 streams to combine the outer gradients
+  auto r = simulate(config(8, s));                     // ring(8, 40e6) = 5.6 ms, far inside 4 steps
+  EXPECT_NEAR(r.exposed_comm_s, 0.0, 1e-12);
+  EXPECT_NEAR(r.iter_time_s, kStep + (kOuterGradient + kEagerStep) / 4, 1e-6 * kStep);
+  // At 0.25e9 B/s the allreduce takes 280 ms: from its start to the wait a round later the rank
+  // computes 4 steps, the outer step and the next outer gradient; the rest is exposed.
+  const double allreduce = ring(8, kWeights, 0.25e9);
+  auto slow = simulate(config(8, s, 0.25e9));
+  const double exposed = allreduce - (4 * kStep + kEagerStep + kOuterGradient);
+  EXPECT_NEAR(slow.exposed_comm_s * 4, exposed, 1e-3 * allreduce);
+}
+
 TEST(StreamingDiloco, OneFragmentWithoutOverlapIsDiloco) {
   auto a = simulate(config(8, streaming(4, 1, 0)));
   auto b = simulate(config(8, diloco(4)));

@@ -175,6 +175,21 @@ TEST(RunSchedule, IslandsRunSgdsStepInsideTheIslandBetweenAveragings) {
   EXPECT_EQ(run(s, 1), run({ScheduleKind::sgd, 1, 0}, 1));
 }
 
+TEST(RunSchedule, EagerDilocoAppliesThePreviousRoundsAverageWhileThisOnesIsInFlight) {
+  ScheduleSpec s{ScheduleKind::diloco, 2, 0};
+  s.eager = true;
+  // Step 2: the first round starts its allreduce and steps at once (no earlier average); step 4
+  // starts round 2's and waits for round 1's; the last one is waited for after the run, unapplied.
+  const Log log = run(s, 4);
+  const Log expected{
+      "step 1",           "fwd+bwd",          "update local",  "end",          "step 2",  "fwd+bwd",
+      "update local",     "outer gradient 0", "start outer 0", "outer step 0", "end",     "step 3",
+      "fwd+bwd",          "update local",     "end",           "step 4",       "fwd+bwd", "update local",
+      "outer gradient 0", "start outer 0",    "wait outer 0",  "outer step 0", "end",     "wait outer 0",
+      "drained"};
+  EXPECT_EQ(log, expected);
+}
+
 TEST(Periods, FragmentsTakeTurnsHOverPStepsApart) {
   const auto s = streaming(100, 4, 5);
   for (long k = 1; k <= 200; ++k) {
