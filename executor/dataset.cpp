@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -24,7 +25,7 @@ std::vector<unsigned char> read_all(const std::string& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-uint32_t big_endian_u32(const std::vector<unsigned char>& b, size_t offset) {
+uint32_t big_endian_u32(std::span<const unsigned char> b, size_t offset) {
   return (uint32_t{b[offset]} << 24) | (uint32_t{b[offset + 1]} << 16) | (uint32_t{b[offset + 2]} << 8) |
          uint32_t{b[offset + 3]};
 }
@@ -59,6 +60,12 @@ Dataset make_synthetic_shard(const SyntheticSpec& spec, int rank, int ranks) {
 Dataset load_idx_shard(const std::string& images_file, const std::string& labels_file, int rank, int ranks) {
   const auto images = read_all(images_file);
   const auto labels = read_all(labels_file);
+  return parse_idx_shard(images, images_file, labels, labels_file, rank, ranks);
+}
+
+Dataset parse_idx_shard(std::span<const unsigned char> images, const std::string& images_file,
+                        std::span<const unsigned char> labels, const std::string& labels_file, int rank,
+                        int ranks) {
   if (images.size() < 16 || big_endian_u32(images, 0) != 0x803)
     throw InputError(images_file, "", "not an IDX image file (expected magic 0x00000803 and 3 dimensions)");
   if (labels.size() < 8 || big_endian_u32(labels, 0) != 0x801)
@@ -68,6 +75,12 @@ Dataset load_idx_shard(const std::string& images_file, const std::string& labels
   const uint64_t cols = big_endian_u32(images, 12);
   if (count == 0 || rows == 0 || cols == 0)
     throw InputError(images_file, "", "IDX image file holds no images");
+  // Each dimension is below 2^32, so rows * cols cannot wrap; bounding it by int (the model's
+  // input width) keeps count * rows * cols below 2^63, so the size check below cannot wrap either
+  // (it used to: a header whose product wrapped to the file's size passed it and the loop read
+  // past the end).
+  if (rows * cols > static_cast<uint64_t>(INT_MAX))
+    throw InputError(images_file, "", fmt::format("IDX images of {}x{} pixels are too large", rows, cols));
   if (images.size() != 16 + count * rows * cols)
     throw InputError(
         images_file, "",

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,15 @@ Dataset make_synthetic_shard(const SyntheticSpec& spec, int rank, int ranks);
 
 // Reads an IDX images file (magic 0x803, uint8, N x rows x cols) and labels file (magic 0x801,
 // uint8, N), scales pixels to [0, 1], and keeps the shard of `rank`. Throws InputError naming the
-// file for a missing file, a wrong magic number, a truncated file or mismatched counts.
+// file for a missing file, a wrong magic number, a truncated file, mismatched counts or images of
+// more than INT_MAX pixels.
 Dataset load_idx_shard(const std::string& images_file, const std::string& labels_file, int rank, int ranks);
+
+// The same on the files' contents already in memory (the fuzz target's entry point); the names
+// only label the errors.
+Dataset parse_idx_shard(std::span<const unsigned char> images, const std::string& images_file,
+                        std::span<const unsigned char> labels, const std::string& labels_file, int rank,
+                        int ranks);
 
 // Fills `x` (batch x features) and `y` (batch) with minibatch number `step` (0-based) of the shard:
 // samples (step * batch + i) mod shard size.

@@ -97,3 +97,19 @@ TEST(Dataset, IdxLoaderRejectsMalformedFiles) {
     EXPECT_NE(std::string(e.what()).find(t), std::string::npos);
   }
 }
+
+// A header whose count x rows x cols wraps around 2^64 to the file's size: 4 images of
+// 2^31 x 2^31 pixels = 2^64 bytes, which wraps to 0, so a 16-byte file "matched" and the loader
+// read past its end. Refused by the pixel count, before any size arithmetic.
+TEST(Dataset, AnImageSizeThatWrapsIsRefused) {
+  const std::vector<unsigned char> images{0, 0, 8, 3, 0, 0, 0, 4, 0x80, 0, 0, 0, 0x80, 0, 0, 0};
+  const std::vector<unsigned char> labels{0, 0, 8, 1, 0, 0, 0, 4, 0, 1, 2, 3};
+  try {
+    parse_idx_shard(images, "img", labels, "lab", 0, 1);
+    FAIL() << "accepted";
+  } catch (const dasim::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("IDX images of 2147483648x2147483648 pixels are too large"),
+              std::string::npos)
+        << e.what();
+  }
+}
