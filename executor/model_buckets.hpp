@@ -19,11 +19,18 @@ struct ModelBuckets {
   std::vector<int> ending_at_layer;       // per layer: the bucket its gradient completes, or -1
 };
 
+// The layers' parameter counts of one of the executor's models, in forward order.
+template <class Model>
+std::vector<int64_t> model_layer_params(const Model& model) {
+  std::vector<int64_t> layer_params;
+  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  return layer_params;
+}
+
 template <class Model>
 ModelBuckets plan_model_buckets(const Model& model, const schedules::ScheduleSpec& schedule) {
   ModelBuckets plan;
-  std::vector<int64_t> layer_params;
-  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
+  const auto layer_params = model_layer_params(model);
   if (schedule.kind == schedules::ScheduleKind::sgd || schedules::has_islands(schedule))
     plan.buckets = workload::plan_buckets(layer_params, sizeof(float), schedule.bucket_cap_bytes);
   plan.ending_at_layer.assign(size_t(model.layers()), -1);
@@ -36,9 +43,7 @@ template <class Model>
 std::vector<workload::Fragment> plan_model_fragments(const Model& model,
                                                      const schedules::ScheduleSpec& schedule) {
   if (!schedules::is_diloco_family(schedule)) return {};
-  std::vector<int64_t> layer_params;
-  for (int l = 0; l < model.layers(); ++l) layer_params.push_back(model.layer_params(l));
-  return workload::plan_fragments(layer_params, schedule.fragments);
+  return workload::plan_fragments(model_layer_params(model), schedule.fragments);
 }
 
 // `poll` after every layer; `bucket_ready(b)` once bucket b's last layer has its gradient (none when

@@ -41,9 +41,8 @@ std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, doubl
 }
 
 std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes) {
-  std::vector<int64_t> params;
-  for (const auto& layer : workload.layers) params.push_back(layer.params);
-  return plan_buckets(params, bytes_per_element(workload.precision), cap_bytes, first_cap_bytes);
+  return plan_buckets(workload.layer_params(), bytes_per_element(workload.precision), cap_bytes,
+                      first_cap_bytes);
 }
 
 }  // namespace dasim::workload

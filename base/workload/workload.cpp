@@ -9,6 +9,12 @@ int64_t Workload::total_params() const {
   return total;
 }
 
+std::vector<int64_t> Workload::layer_params() const {
+  std::vector<int64_t> params;
+  for (const auto& layer : layers) params.push_back(layer.params);
+  return params;
+}
+
 double Workload::gradient_bytes() const {
   return static_cast<double>(total_params()) * bytes_per_element(precision);
 }

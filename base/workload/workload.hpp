@@ -26,6 +26,7 @@ struct Workload {
   std::string origin;  // "built-in" or the JSON file it came from
 
   int64_t total_params() const;
+  std::vector<int64_t> layer_params() const;  // per layer, forward order (the planners' input)
   // Bytes of one full gradient (= one full copy of the weights) at this precision.
   double gradient_bytes() const;
   double forward_flops() const;   // per sample, all layers

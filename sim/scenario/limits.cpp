@@ -44,9 +44,9 @@ size_t allreduces(const Scenario& sc, const Configuration& c) {
 
 // Rings side by side (the simulation's cost grows with them): the scenario's ring_channels, or
 // one per NIC of the platform's nodes as NCCL's channels.
-int rings_of(const Scenario& sc, const Configuration& c) {
+int rings_of(const Scenario& sc, size_t platform) {
   return sc.collective.ring_channels > 0 ? sc.collective.ring_channels
-                                         : std::max(1, sc.platforms[c.platform].spec.rails());
+                                         : std::max(1, sc.platforms[platform].spec.rails());
 }
 
 int64_t gpus_of(const Scenario& sc, const Configuration& c) {
@@ -112,11 +112,9 @@ void check_gpu_counts(const Scenario& sc, const Limits& limits) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
-      check_gpu_limit(
-          gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
-          fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
-          sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits,
-          sc.collective.ring_channels > 0 ? sc.collective.ring_channels : std::max(1, entry.spec.rails()));
+      check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
+                      fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
+                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits, rings_of(sc, p));
     }
   }
 }
@@ -159,7 +157,7 @@ void check_bucket_caps(const Scenario& sc, const std::vector<Configuration>& con
       const int64_t gpus = gpus_of(sc, c);
       if (c.schedule != s || gpus <= limits.bucket_cap_min_gpus) continue;
       const size_t buckets = allreduces(sc, c);
-      auto e = estimate_cost(gpus, buckets, rings_of(sc, c));
+      auto e = estimate_cost(gpus, buckets, rings_of(sc, c.platform));
       throw InputError(
           sc.file, fmt::format("schedules[{}].bucket_cap", s),
           fmt::format("a {} bucket cap on {} GPUs makes {} allreduces of {} per iteration, ~{} per "
@@ -194,7 +192,7 @@ void check_limits(const Scenario& sc, const std::vector<Configuration>& configs,
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
   for (const auto& c : configs)
-    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c)).iteration_s *
+    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c.platform)).iteration_s *
                static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
   check_iterations(sc, configs, limits, total_s);
   check_bucket_caps(sc, configs, limits);

@@ -133,9 +133,7 @@ void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::Plat
 void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
                          const std::string& file, const std::string& path) {
   if (spec.kind != ScheduleKind::streaming_diloco) return;
-  std::vector<int64_t> layer_params;
-  for (const auto& layer : workload.layers) layer_params.push_back(layer.params);
-  const int most = workload::layers_with_parameters(layer_params);
+  const int most = workload::layers_with_parameters(workload.layer_params());
   if (spec.fragments > most)
     throw InputError(file, path + ".fragments",
                      fmt::format("expected at most {} fragments: workload {} has {} layers with parameters "

@@ -63,12 +63,10 @@ void plan_averaging(StepPlan& plan, const workload::Workload& workload,
   plan.outer_gradient_s.clear();
   plan.outer_step_s.clear();
   if (!schedules::is_diloco_family(schedule)) return;
-  std::vector<int64_t> layer_params;
-  for (const auto& layer : workload.layers) layer_params.push_back(layer.params);
   // Eager steps first combine Delta_own(r) + S(r-1) - Delta_own(r-1): 3 more streams read.
   const int step_streams =
       (schedule.outer.optimizer == schedules::OuterOptimizer::nesterov ? 7 : 5) + (schedule.eager ? 3 : 0);
-  for (const auto& f : workload::plan_fragments(layer_params, schedule.fragments)) {
+  for (const auto& f : workload::plan_fragments(workload.layer_params(), schedule.fragments)) {
     const double fragment_params = static_cast<double>(f.params);
     plan.fragment_payload_bytes.push_back(fragment_params * payload_per_element);
     plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes) + codec_s(fragment_params));
