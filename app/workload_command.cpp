@@ -1,8 +1,11 @@
-// `dasim workload show NAME|FILE [--batch N] [--precision P] [--seq-len N] [--bucket-cap SIZE]
-// [--format table|json]`: per-layer table, totals and the DDP bucket plan of a workload.
+// `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
+// [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format table|json]`: per-layer table,
+// totals and the DDP bucket plan of a workload; with a calibration, its predicted step on one device.
+#include "calibration/calibration.hpp"
 #include "commands.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
+#include "compute/step_prediction.hpp"
 #include "workload/precision.hpp"
 #include "workload/workload_file.hpp"
 #include "workload/workload_report.hpp"
@@ -23,6 +26,9 @@ void add_workload_command(CLI::App& app) {
     std::string spec;
     int batch = 1;
     std::string precision;
+    std::string grad_precision;
+    std::string fusion = "none";
+    std::string calibration;
     int sequence_length = 0;
     std::string bucket_cap = "25MiB";
     std::optional<double> bucket_cap_mb;
@@ -35,7 +41,14 @@ void add_workload_command(CLI::App& app) {
       ->required();
   show->add_option("--batch", o->batch, "Samples per device for the per-batch totals")
       ->check(CLI::PositiveNumber);
-  show->add_option("--precision", o->precision, "fp32, fp16 or bf16 (default: the workload's)");
+  show->add_option("--precision", o->precision,
+                   "fp32, tf32, fp16, bf16, amp or amp_bf16 (default: the workload's)");
+  show->add_option("--grad-precision", o->grad_precision,
+                   "Gradient type a DDP communication hook sends: fp32, fp16 or bf16");
+  show->add_option("--fusion", o->fusion, "none or bn_relu (BatchNorm + ReLU as one kernel)")
+      ->capture_default_str();
+  show->add_option("--calibration", o->calibration,
+                   "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
       ->check(CLI::PositiveNumber);
   show->add_option("--bucket-cap", o->bucket_cap, "DDP bucket cap (the scenario's bucket_cap, e.g. 25MiB)")
@@ -46,8 +59,13 @@ void add_workload_command(CLI::App& app) {
   show->callback([o] {
     workload::WorkloadOptions options;
     if (!o->precision.empty()) options.precision = workload::parse_precision(o->precision);
+    if (!o->grad_precision.empty())
+      options.grad_precision = workload::parse_precision(o->grad_precision, "--grad-precision");
+    options.fusion = workload::parse_fusion(o->fusion);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = workload::load_workload(o->spec, options);
+    std::optional<calibration::Calibration> cal;
+    if (!o->calibration.empty()) cal = calibration::load_calibration(o->calibration);
     double cap_bytes = 0;
     try {
       cap_bytes = o->bucket_cap_mb ? *o->bucket_cap_mb * 1024 * 1024 : units::parse_bytes(o->bucket_cap);
@@ -56,10 +74,23 @@ void add_workload_command(CLI::App& app) {
     }
     if (!(cap_bytes > 0)) throw InputError("--bucket-cap: expected a size > 0");
     workload::ReportOptions report{o->batch, cap_bytes};
-    if (o->format == "json")
-      fmt::print("{}\n", workload::workload_report_json(w, report).dump(2));
-    else
-      fmt::print("{}", workload::render_workload_table(w, report));
+    if (!cal) {
+      if (o->format == "json")
+        fmt::print("{}\n", workload::workload_report_json(w, report).dump(2));
+      else
+        fmt::print("{}", workload::render_workload_table(w, report));
+      return;
+    }
+    compute::ComputeModel model(*cal, w.precision);
+    auto step = compute::predict_step(w, model, o->batch);
+    if (o->format == "json") {
+      auto out = workload::workload_report_json(w, report);
+      out["step"] = compute::to_json(step, w, model, o->calibration);
+      fmt::print("{}\n", out.dump(2));
+    } else {
+      fmt::print("{}{}", workload::render_workload_table(w, report),
+                 compute::render_step(step, w, model, o->calibration));
+    }
   });
 }
 

@@ -12,8 +12,8 @@
 namespace dasim::calibration {
 namespace {
 
-std::vector<EfficiencyPoint> read_curve(ObjectReader& r, const std::string& key) {
-  std::vector<EfficiencyPoint> curve;
+EfficiencyCurve read_curve(ObjectReader& r, const std::string& key, double max_fraction = 1.0) {
+  EfficiencyCurve curve;
   if (!r.has(key)) {
     r.optional_string(key);  // marks the key as read when it is null
     return curve;
@@ -27,9 +27,10 @@ std::vector<EfficiencyPoint> read_curve(ObjectReader& r, const std::string& key)
     if (!(std::isfinite(p.flops_per_call) && p.flops_per_call > 0))
       throw InputError(file, path + "[0]",
                        fmt::format("expected FLOPs per call > 0, got {}", p.flops_per_call));
-    if (!(p.fraction > 0 && p.fraction <= 1))
-      throw InputError(file, path + "[1]",
-                       fmt::format("expected an efficiency fraction in (0, 1], got {}", p.fraction));
+    if (!(p.fraction > 0 && p.fraction <= max_fraction))
+      throw InputError(
+          file, path + "[1]",
+          fmt::format("expected an efficiency fraction in (0, {}], got {}", max_fraction, p.fraction));
     if (!curve.empty() && p.flops_per_call <= curve.back().flops_per_call)
       throw InputError(file, path + "[0]",
                        fmt::format("points must be sorted by increasing FLOPs per call: {} follows {}",
@@ -50,9 +51,31 @@ Fitted read_fitted(ObjectReader r) {
   }
   flops.finish();
   f.gemm_efficiency = read_curve(r, "gemm_efficiency");
-  f.conv_efficiency = read_curve(r, "conv_efficiency");
+  f.conv_efficiency = read_curve(r, "conv_efficiency", kMaxConvFraction);
+  if (r.has("efficiency_curves")) {
+    ObjectReader by_precision = r.object("efficiency_curves");
+    for (const auto& precision : precision_names()) {
+      if (!by_precision.has(precision)) continue;
+      ObjectReader classes = by_precision.object(precision);
+      for (const auto& kernel_class : kernel_classes()) {
+        double max_fraction = kernel_class == "gemm" ? 1.0 : kMaxConvFraction;
+        EfficiencyCurve curve = read_curve(classes, kernel_class, max_fraction);
+        if (!curve.empty()) f.efficiency_curves[precision][kernel_class] = std::move(curve);
+      }
+      classes.finish();
+    }
+    by_precision.finish();
+  }
   f.memory_bandwidth_Bps = r.bandwidth_Bps("memory_bandwidth_Bps");
   f.launch_overhead_s = r.time_s("launch_overhead_s");
+  f.host_overhead_per_kernel_s = r.optional_time_s("host_overhead_per_kernel_s").value_or(0);
+  if (auto slowdown = r.optional_number("compute_slowdown_under_collective")) {
+    if (!(*slowdown >= 0 && *slowdown < 1))
+      r.fail("compute_slowdown_under_collective",
+             fmt::format("expected a fraction in [0, 1) (0: no interference), got {}", *slowdown));
+    f.compute_slowdown_under_collective = *slowdown;
+  }
+  f.input_per_sample_s = r.optional_time_s("input_per_sample_s").value_or(0);
   r.finish();
   return f;
 }
@@ -88,6 +111,17 @@ Device read_device(ObjectReader r) {
 const std::vector<std::string>& precision_names() {
   static const std::vector<std::string> names{"fp32", "tf32", "fp16", "bf16"};
   return names;
+}
+
+const std::vector<std::string>& kernel_classes() {
+  static const std::vector<std::string> classes = [] {
+    std::vector<std::string> out{"gemm"};
+    for (const char* conv : {"conv_1x1", "conv_3x3_s1", "conv_other"})
+      for (const char* pass : {"forward", "backward_data", "backward_filter"})
+        out.push_back(fmt::format("{}.{}", conv, pass));
+    return out;
+  }();
+  return classes;
 }
 
 const std::vector<std::string>& per_shape_kinds() {
@@ -154,15 +188,31 @@ nlohmann::ordered_json to_json(const Calibration& c) {
     if (it != c.fitted.flops.end()) flops[precision] = it->second;
   }
   oj fitted{{"flops", flops}};
-  auto curve = [](const std::vector<EfficiencyPoint>& points) {
+  auto curve = [](const EfficiencyCurve& points) {
     oj out = oj::array();
     for (const auto& p : points) out.push_back(oj::array({p.flops_per_call, p.fraction}));
     return out;
   };
   if (!c.fitted.gemm_efficiency.empty()) fitted["gemm_efficiency"] = curve(c.fitted.gemm_efficiency);
   if (!c.fitted.conv_efficiency.empty()) fitted["conv_efficiency"] = curve(c.fitted.conv_efficiency);
+  if (!c.fitted.efficiency_curves.empty()) {
+    oj by_precision = oj::object();
+    for (const auto& [precision, classes] : c.fitted.efficiency_curves) {
+      oj out_classes = oj::object();
+      for (const auto& kernel_class : kernel_classes())
+        if (auto it = classes.find(kernel_class); it != classes.end())
+          out_classes[kernel_class] = curve(it->second);
+      by_precision[precision] = out_classes;
+    }
+    fitted["efficiency_curves"] = by_precision;
+  }
   fitted["memory_bandwidth_Bps"] = c.fitted.memory_bandwidth_Bps;
   fitted["launch_overhead_s"] = c.fitted.launch_overhead_s;
+  if (c.fitted.host_overhead_per_kernel_s > 0)
+    fitted["host_overhead_per_kernel_s"] = c.fitted.host_overhead_per_kernel_s;
+  if (c.fitted.compute_slowdown_under_collective > 0)
+    fitted["compute_slowdown_under_collective"] = c.fitted.compute_slowdown_under_collective;
+  if (c.fitted.input_per_sample_s > 0) fitted["input_per_sample_s"] = c.fitted.input_per_sample_s;
 
   oj out{{"format", kFormat}, {"device", device}, {"date", c.date}};
   if (!c.command.empty()) out["command"] = c.command;
@@ -192,7 +242,7 @@ void save_calibration(const Calibration& calibration, const std::string& path) {
   write_file_atomically(path, to_json(calibration).dump(2) + "\n");
 }
 
-double efficiency_at(const std::vector<EfficiencyPoint>& curve, double flops_per_call) {
+double efficiency_at(const EfficiencyCurve& curve, double flops_per_call) {
   if (curve.empty()) return 1.0;
   if (flops_per_call <= curve.front().flops_per_call) return curve.front().fraction;
   if (flops_per_call >= curve.back().flops_per_call) return curve.back().fraction;

@@ -6,7 +6,9 @@
 //   {"format", "device": {name, kind, driver?, toolkit?, cpu_model?}, "date", "command"?,
 //    "measured", "efficiency_assumption" (datasheet files only),
 //    "fitted": {"flops": {"fp32", "tf32"?, "fp16"?, "bf16"?}, "gemm_efficiency"?, "conv_efficiency"?,
-//               "memory_bandwidth_Bps", "launch_overhead_s"},
+//               "efficiency_curves"?: {PRECISION: {KERNEL_CLASS: [[flops_per_call, fraction]...]}},
+//               "memory_bandwidth_Bps", "launch_overhead_s", "host_overhead_per_kernel_s"?,
+//               "compute_slowdown_under_collective"?, "input_per_sample_s"?},
 //    "per_shape"?: [{kind, key, batch, precision, time_s}], "measurements"?: [...], "sources"?: {...}}
 #pragma once
 
@@ -33,14 +35,30 @@ struct EfficiencyPoint {
   double fraction = 1;
 };
 
+using EfficiencyCurve = std::vector<EfficiencyPoint>;  // sorted by flops_per_call
+
 struct Fitted {
   std::map<std::string, double>
-      flops;  // achieved FLOP/s for large kernels: fp32 (required), tf32, fp16, bf16
-  std::vector<EfficiencyPoint> gemm_efficiency;  // sorted by flops_per_call; empty: 1.0 everywhere
-  std::vector<EfficiencyPoint> conv_efficiency;
+      flops;                        // achieved FLOP/s for large kernels: fp32 (required), tf32, fp16, bf16
+  EfficiencyCurve gemm_efficiency;  // any precision; empty: 1.0 everywhere
+  EfficiencyCurve conv_efficiency;
+  // Measured curves per compute precision and kernel class (kernel_classes()), fraction of
+  // flops[precision]. A convolution's fraction may exceed 1 (up to kMaxConvFraction): cuDNN's
+  // Winograd and FFT algorithms do fewer multiplies than the direct-convolution FLOPs counted.
+  std::map<std::string, std::map<std::string, EfficiencyCurve>> efficiency_curves;
   double memory_bandwidth_Bps = 0;
   double launch_overhead_s = 0;
+  // CPU time the framework spends dispatching one kernel (Python op, autograd, launch call). The
+  // host runs ahead of the GPU, so it only costs time where kernels are shorter than it.
+  double host_overhead_per_kernel_s = 0;
+  // Fraction by which compute slows down while a collective runs on the same GPU (NCCL kernels
+  // take SMs and HBM bandwidth): overlapped compute takes (1 + f) times as long. 0: no interference.
+  double compute_slowdown_under_collective = 0;
+  double input_per_sample_s = 0;  // input pipeline time per sample the GPU waits for (0: hidden)
 };
+
+// Lavin & Gray (arXiv 1509.09308): Winograd reduces a 3x3 convolution's multiplies by up to 4x.
+inline constexpr double kMaxConvFraction = 4.0;
 
 struct PerShape {
   std::string kind;  // conv_fwd | conv_bwd_data | conv_bwd_filter | gemm
@@ -64,6 +82,8 @@ struct Calibration {
 
 const std::vector<std::string>& precision_names();  // fp32, tf32, fp16, bf16
 const std::vector<std::string>& per_shape_kinds();
+// gemm, then conv_{1x1,3x3_s1,other}.{forward,backward_data,backward_filter}.
+const std::vector<std::string>& kernel_classes();
 
 // Strict loading: every error is an InputError `FILE: json.path: what`.
 Calibration load_calibration(const std::string& file);
@@ -75,6 +95,6 @@ void save_calibration(const Calibration& calibration, const std::string& path);
 
 // Log-linear interpolation of the curve at `flops_per_call` (linear in log(flops_per_call)),
 // clamped to the first / last point; 1.0 for an empty curve.
-double efficiency_at(const std::vector<EfficiencyPoint>& curve, double flops_per_call);
+double efficiency_at(const EfficiencyCurve& curve, double flops_per_call);
 
 }  // namespace dasim::calibration

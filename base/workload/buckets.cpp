@@ -41,8 +41,7 @@ std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, doubl
 }
 
 std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes) {
-  return plan_buckets(workload.layer_params(), bytes_per_element(workload.precision), cap_bytes,
-                      first_cap_bytes);
+  return plan_buckets(workload.layer_params(), workload.gradient_element_bytes(), cap_bytes, first_cap_bytes);
 }
 
 }  // namespace dasim::workload

@@ -38,7 +38,7 @@ struct Bucket {
 // must be > 0; first_cap_bytes <= 0 means "same as cap_bytes".
 std::vector<Bucket> plan_buckets(const std::vector<int64_t>& layer_params, double element_bytes,
                                  double cap_bytes, double first_cap_bytes = 0);
-// The workload's layers at its precision's gradient element size.
+// The workload's layers at the gradient element size its allreduce sends.
 std::vector<Bucket> plan_buckets(const Workload& workload, double cap_bytes, double first_cap_bytes = 0);
 
 }  // namespace dasim::workload

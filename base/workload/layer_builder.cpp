@@ -26,7 +26,7 @@ Layer& CnnBuilder::add(const std::string& name, LayerKind kind, double forward_f
   layer.backward_flops = forward_flops * (weighted && !skip_input_gradient ? 2.0 : 1.0);
   if (weighted) input_is_data_ = false;
   layer.params = params;
-  layer.activation_bytes = (in_elements + out_elements) * bytes_per_element(precision_);
+  layer.activation_bytes = (in_elements + out_elements) * activation_bytes_per_element(precision_);
   layers_.push_back(std::move(layer));
   return layers_.back();
 }
@@ -92,7 +92,7 @@ Layer& SequenceBuilder::add(const std::string& name, LayerKind kind, double forw
   layer.forward_flops = forward_flops;
   layer.backward_flops = backward_flops;
   layer.params = params;
-  layer.activation_bytes = touched_elements * bytes_per_element(precision_);
+  layer.activation_bytes = touched_elements * activation_bytes_per_element(precision_);
   layers_.push_back(std::move(layer));
   return layers_.back();
 }

@@ -13,7 +13,7 @@
 //   2 x forward like a weighted layer; the softmax part is 1 x.
 // - Element-wise cost per element: ReLU 1, residual add 1, normalization (BatchNorm/LayerNorm,
 //   training mode: mean, variance, normalize, scale and shift) 8, GELU/tanh 8, softmax 5.
-// - activation_bytes: elements read + written by the forward pass x bytes per element of the
+// - activation_bytes: elements read + written by the forward pass x activation bytes per element of the
 //   training precision (weights are not included: they are read once per call, not per sample).
 #pragma once
 

@@ -15,8 +15,12 @@ std::vector<int64_t> Workload::layer_params() const {
   return params;
 }
 
+int Workload::gradient_element_bytes() const {
+  return gradient_bytes_per_element(grad_precision.value_or(precision));
+}
+
 double Workload::gradient_bytes() const {
-  return static_cast<double>(total_params()) * bytes_per_element(precision);
+  return static_cast<double>(total_params()) * gradient_element_bytes();
 }
 
 double Workload::forward_flops() const {

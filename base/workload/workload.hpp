@@ -16,6 +16,9 @@ namespace dasim::workload {
 struct Workload {
   std::string name;
   Precision precision = Precision::fp32;
+  // Element type of the gradients DDP sends when a communication hook changes it (e.g. PyTorch's
+  // fp16_compress_hook); unset: the precision's own gradient type.
+  std::optional<Precision> grad_precision;
   std::vector<Layer> layers;           // forward order
   std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
   int sequence_length = 0;             // tokens per sequence (0 for image models)
@@ -27,7 +30,8 @@ struct Workload {
 
   int64_t total_params() const;
   std::vector<int64_t> layer_params() const;  // per layer, forward order (the planners' input)
-  // Bytes of one full gradient (= one full copy of the weights) at this precision.
+  int gradient_element_bytes() const;         // grad_precision's, else the precision's gradient bytes
+  // Bytes of one full gradient (= one full copy of the weights) as the allreduce sends it.
   double gradient_bytes() const;
   double forward_flops() const;   // per sample, all layers
   double backward_flops() const;  // per sample, all layers

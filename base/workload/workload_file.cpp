@@ -123,7 +123,9 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   return w;
 }
 
-Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& options) {
+namespace {
+
+Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& options) {
   const auto& names = builtin_workload_names();
   bool builtin = std::find(names.begin(), names.end(), spec_or_file) != names.end();
   std::error_code ignored;  // a path the OS cannot look up (name too long) is no such file either
@@ -146,6 +148,19 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
                      "a workload file fixes its own FLOPs: --seq-len applies to built-ins only");
   Workload w = parse_workload(load_json_file(spec_or_file), spec_or_file);
   if (options.precision) w.precision = *options.precision;
+  return w;
+}
+
+}  // namespace
+
+Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& options) {
+  if (options.grad_precision && !is_storage_precision(*options.grad_precision))
+    throw InputError("grad_precision", "",
+                     fmt::format("expected fp32, fp16 or bf16 (an element type), got \"{}\"",
+                                 to_string(*options.grad_precision)));
+  Workload w = build_workload(spec_or_file, options);
+  if (options.grad_precision) w.grad_precision = options.grad_precision;
+  apply_fusion(w, options.fusion);
   return w;
 }
 

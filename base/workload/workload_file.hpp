@@ -9,6 +9,7 @@
 // or both. Optional per-layer "conv" / "gemm" objects give the shape for per-shape calibration.
 #pragma once
 
+#include "workload/fusion.hpp"
 #include "workload/workload.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,8 +20,10 @@
 namespace dasim::workload {
 
 struct WorkloadOptions {
-  std::optional<Precision> precision;  // overrides the model's / file's precision
-  std::optional<int> sequence_length;  // built-in transformers only
+  std::optional<Precision> precision;       // overrides the model's / file's precision
+  std::optional<int> sequence_length;       // built-in transformers only
+  std::optional<Precision> grad_precision;  // a communication hook's gradient type (fp32|fp16|bf16)
+  Fusion fusion = Fusion::none;
 };
 
 // `spec_or_file`: a built-in name (builtin_workload_names()) or a path to a workload JSON file.

@@ -20,6 +20,16 @@ std::string shape_of(const Layer& l) {
   return "";
 }
 
+// Master weights, plus autocast's per-step copy in the compute type under mixed precision.
+double weight_bytes(const Workload& w) {
+  double params = double(w.total_params());
+  return params * (weight_bytes_per_element(w.precision) + (is_mixed_precision(w.precision) ? 2 : 0));
+}
+
+double optimizer_state_bytes(const Workload& w) {
+  return double(w.total_params()) * weight_bytes_per_element(w.precision);  // one momentum buffer
+}
+
 }  // namespace
 
 std::string render_workload_table(const Workload& w, const ReportOptions& options) {
@@ -43,8 +53,13 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
   }
   out += fmt::format("\nlayers                   {}\n", w.layers.size());
   out += fmt::format("parameters               {}\n", w.total_params());
-  out += fmt::format("gradient bytes           {:.0f} ({})\n", w.gradient_bytes(),
-                     units::format_bytes(w.gradient_bytes()));
+  out += fmt::format("gradient bytes           {:.0f} ({}, {} B per parameter in the allreduce)\n",
+                     w.gradient_bytes(), units::format_bytes(w.gradient_bytes()), w.gradient_element_bytes());
+  out += fmt::format("weight bytes             {:.0f} ({}, {} B per parameter{})\n", weight_bytes(w),
+                     units::format_bytes(weight_bytes(w)), weight_bytes_per_element(w.precision),
+                     is_mixed_precision(w.precision) ? " master copy + 2 B compute copy" : "");
+  out += fmt::format("optimizer state bytes    {:.0f} ({}, SGD momentum)\n", optimizer_state_bytes(w),
+                     units::format_bytes(optimizer_state_bytes(w)));
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
@@ -97,6 +112,9 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
          {"batch", options.batch},
          {"params", w.total_params()},
          {"gradient_bytes", w.gradient_bytes()},
+         {"gradient_element_bytes", w.gradient_element_bytes()},
+         {"weight_bytes", weight_bytes(w)},
+         {"optimizer_state_bytes", optimizer_state_bytes(w)},
          {"conv_linear_macs_per_sample", w.conv_linear_macs()},
          {"forward_flops_per_sample", w.forward_flops()},
          {"backward_flops_per_sample", w.backward_flops()},

@@ -13,37 +13,67 @@ namespace dasim::compute {
 using workload::Layer;
 using workload::LayerKind;
 
-ComputeModel::ComputeModel(const calibration::Calibration& calibration, const std::string& precision)
-    : fitted_(calibration.fitted), precision_(precision) {
-  const auto& names = calibration::precision_names();
-  if (std::find(names.begin(), names.end(), precision) == names.end())
-    throw InputError("precision", "",
-                     fmt::format("expected one of {}, got \"{}\"", fmt::join(names, ", "), precision));
-  auto it = calibration.fitted.flops.find(precision);
-  if (it == calibration.fitted.flops.end()) {
-    it = calibration.fitted.flops.find("fp32");
-    fell_back_ = true;
+std::string kernel_class(const Layer& layer, Pass pass) {
+  if (layer.kind == LayerKind::linear || layer.kind == LayerKind::attention) return "gemm";
+  if (layer.kind != LayerKind::conv) return "";
+  std::string shape = "conv_other";
+  if (layer.conv) {
+    const auto& c = *layer.conv;
+    if (c.kernel_h == 1 && c.kernel_w == 1 && c.groups == 1) shape = "conv_1x1";
+    if (c.kernel_h == 3 && c.kernel_w == 3 && c.stride == 1 && c.groups == 1) shape = "conv_3x3_s1";
   }
-  if (it == calibration.fitted.flops.end())
-    throw InputError("calibration", "fitted.flops.fp32", "required key is missing");
-  flops_ = it->second;
-  for (const auto& entry : calibration.per_shape)
-    if (entry.precision == precision_) shape_times_s_[{entry.kind, entry.key, entry.batch}] = entry.time_s;
+  switch (pass) {
+    case Pass::forward:
+      return shape + ".forward";
+    case Pass::backward_data:
+      return shape + ".backward_data";
+    case Pass::backward_filter:
+      return shape + ".backward_filter";
+  }
+  return shape;
 }
 
 ComputeModel::ComputeModel(const calibration::Calibration& calibration, workload::Precision precision)
-    : ComputeModel(calibration, std::string(workload::to_string(precision))) {}
+    : fitted_(calibration.fitted),
+      precision_(precision),
+      compute_precision_(workload::compute_precision(precision)) {
+  const auto& flops = calibration.fitted.flops;
+  auto fp32 = flops.find("fp32");
+  if (fp32 == flops.end()) throw InputError("calibration", "fitted.flops.fp32", "required key is missing");
+  elementwise_flops_ = fp32->second;
+  auto it = flops.find(compute_precision_);
+  fell_back_ = it == flops.end();
+  flops_ = fell_back_ ? fp32->second : it->second;
+  // A fallback to the fp32 rate takes the fp32 curves and shapes with it: they describe that rate.
+  const std::string measured_as = fell_back_ ? "fp32" : compute_precision_;
+  if (auto c = fitted_.efficiency_curves.find(measured_as); c != fitted_.efficiency_curves.end())
+    curves_ = c->second;
+  for (const auto& entry : calibration.per_shape)
+    if (entry.precision == measured_as) shape_times_s_[{entry.kind, entry.key, entry.batch}] = entry.time_s;
+}
+
+ComputeModel::ComputeModel(const calibration::Calibration& calibration, const std::string& precision)
+    : ComputeModel(calibration, workload::parse_precision(precision, "precision")) {}
+
+double ComputeModel::efficiency(const Layer& layer, Pass pass, double flops_per_call) const {
+  std::string kernel = kernel_class(layer, pass);
+  if (auto it = curves_.find(kernel); it != curves_.end())
+    return calibration::efficiency_at(it->second, flops_per_call);
+  if (layer.kind == LayerKind::conv)
+    return calibration::efficiency_at(fitted_.conv_efficiency, flops_per_call);
+  if (kernel == "gemm") return calibration::efficiency_at(fitted_.gemm_efficiency, flops_per_call);
+  return 1.0;
+}
+
+double ComputeModel::achieved_flops(const Layer& layer, Pass pass, double flops_per_call) const {
+  if (kernel_class(layer, pass).empty()) return elementwise_flops_;
+  return flops_ * efficiency(layer, pass, flops_per_call);
+}
 
 double ComputeModel::achieved_flops(LayerKind kind, double flops_per_call) const {
-  switch (kind) {
-    case LayerKind::conv:
-      return flops_ * calibration::efficiency_at(fitted_.conv_efficiency, flops_per_call);
-    case LayerKind::linear:
-    case LayerKind::attention:
-      return flops_ * calibration::efficiency_at(fitted_.gemm_efficiency, flops_per_call);
-    default:
-      return flops_;
-  }
+  Layer generic;
+  generic.kind = kind;
+  return achieved_flops(generic, Pass::forward, flops_per_call);
 }
 
 const double* ComputeModel::find_shape(const std::string& kind, const std::string& key, int batch) const {
@@ -51,10 +81,9 @@ const double* ComputeModel::find_shape(const std::string& kind, const std::strin
   return it == shape_times_s_.end() ? nullptr : &it->second;
 }
 
-double ComputeModel::roofline_s(LayerKind kind, double flops, double call_flops, double bytes) const {
-  double compute_s = flops > 0 ? flops / achieved_flops(kind, call_flops) : 0;
-  double memory_s = bytes / fitted_.memory_bandwidth_Bps;
-  return std::max(compute_s, memory_s) + fitted_.launch_overhead_s;
+double ComputeModel::pass_time_s(double compute_s, double bytes) const {
+  double gpu_s = std::max(compute_s, bytes / fitted_.memory_bandwidth_Bps) + fitted_.launch_overhead_s;
+  return std::max(gpu_s, fitted_.host_overhead_per_kernel_s);
 }
 
 namespace {
@@ -74,39 +103,60 @@ double ComputeModel::forward_time_s(const Layer& layer, int batch) const {
   } else if (layer.gemm) {
     if (auto* s = find_shape("gemm", workload::gemm_shape_key(*layer.gemm), batch)) return *s;
   }
-  return roofline_s(layer.kind, layer.forward_flops * batch, layer.forward_flops * batch,
-                    layer.activation_bytes * batch);
+  double flops = layer.forward_flops * batch;
+  double compute_s = flops > 0 ? flops / achieved_flops(layer, Pass::forward, flops) : 0;
+  return pass_time_s(compute_s, layer.activation_bytes * batch);
 }
 
 double ComputeModel::backward_time_s(const Layer& layer, int batch) const {
   check_batch(batch);
   if (layer.backward_time_s && layer.measured_batch > 0)
     return *layer.backward_time_s * batch / layer.measured_batch;
+  const double call_flops = layer.forward_flops * batch;
+  double compute_s = 0;
   if (layer.conv) {
     std::string key = workload::conv_shape_key(*layer.conv);
     bool needs_data_gradient = layer.backward_flops > layer.forward_flops;
     const auto* filter = find_shape("conv_bwd_filter", key, batch);
     const auto* data = needs_data_gradient ? find_shape("conv_bwd_data", key, batch) : nullptr;
     if (filter && (data || !needs_data_gradient)) return *filter + (data ? *data : 0);
-  } else if (layer.gemm && layer.forward_flops > 0) {
-    if (auto* s = find_shape("gemm", workload::gemm_shape_key(*layer.gemm), batch))
-      return *s * layer.backward_flops / layer.forward_flops;
+    // The weight gradient has the forward's FLOPs; the input gradient the rest.
+    double filter_flops = std::min(layer.backward_flops, layer.forward_flops) * batch;
+    double data_flops = layer.backward_flops * batch - filter_flops;
+    if (filter_flops > 0)
+      compute_s += filter_flops / achieved_flops(layer, Pass::backward_filter, call_flops);
+    if (data_flops > 0) compute_s += data_flops / achieved_flops(layer, Pass::backward_data, call_flops);
+  } else {
+    if (layer.gemm && layer.forward_flops > 0)
+      if (auto* s = find_shape("gemm", workload::gemm_shape_key(*layer.gemm), batch))
+        return *s * layer.backward_flops / layer.forward_flops;
+    double flops = layer.backward_flops * batch;
+    if (flops > 0) compute_s = flops / achieved_flops(layer, Pass::backward_data, call_flops);
   }
-  return roofline_s(layer.kind, layer.backward_flops * batch, layer.forward_flops * batch,
-                    2 * layer.activation_bytes * batch);
+  return pass_time_s(compute_s, 2 * layer.activation_bytes * batch);
 }
 
 double ComputeModel::update_time_s(const workload::Workload& workload) const {
   if (workload.update_time_s) return *workload.update_time_s;  // profiled: the real thing
-  double bytes = 5.0 * double(workload.total_params()) * workload::bytes_per_element(workload.precision);
-  return bytes / fitted_.memory_bandwidth_Bps + fitted_.launch_overhead_s;
+  const double params = double(workload.total_params());
+  double bytes = 5.0 * params * workload::weight_bytes_per_element(workload.precision);
+  int kernels = 1;
+  if (workload::is_mixed_precision(workload.precision)) {
+    bytes += params * (4 + 2) + params * (4 + 4);  // weight cast; gradient unscale + inf check
+    kernels += 2;
+  }
+  return bytes / fitted_.memory_bandwidth_Bps + kernels * fitted_.launch_overhead_s;
+}
+
+double ComputeModel::input_wait_s(int batch, double step_compute_s) const {
+  return std::max(0.0, batch * fitted_.input_per_sample_s - step_compute_s);
 }
 
 double ComputeModel::step_compute_time_s(const workload::Workload& workload, int batch) const {
   double total = update_time_s(workload);
   for (const auto& layer : workload.layers)
     total += forward_time_s(layer, batch) + backward_time_s(layer, batch);
-  return total;
+  return total + input_wait_s(batch, total);
 }
 
 }  // namespace dasim::compute

@@ -3,17 +3,22 @@
 //
 // Per layer and pass, in order of preference:
 //  1. measured times from a workload file: time x batch / measured_batch (linear in batch);
-//  2. a calibration per_shape entry with the same kind, shape key, batch and precision
+//  2. a calibration per_shape entry with the same kind, shape key, batch and compute precision
 //     (conv: conv_fwd; conv_bwd_data + conv_bwd_filter, the data part only when the layer computes
 //     an input gradient; gemm: the forward shape, backward = forward time x backward/forward FLOPs
 //     since its two GEMMs have the forward's FLOPs each);
 //  3. the roofline formula
 //       max(FLOPs x batch / achieved FLOP/s, bytes x batch / memory bandwidth) + launch overhead
-//     with achieved FLOP/s = flops[precision] (fp32 when the calibration lacks the precision: see
-//     fell_back_to_fp32()) x efficiency curve of the layer's kind (conv: conv_efficiency; linear
-//     and attention: gemm_efficiency; others: 1) at the FLOPs of one forward call. Forward bytes
-//     are the layer's activation_bytes; backward bytes are twice that (it reads the output
-//     gradient and the saved input and writes the input gradient, plus the weight gradient path).
+//     GEMM-like layers (conv, linear, attention) run at flops[compute precision] (fp32 when the
+//     calibration lacks it: see fell_back_to_fp32()) x the efficiency of their kernel class at the
+//     FLOPs of one call (kernel_class(); the measured curve of that class and precision, else the
+//     file's conv_efficiency / gemm_efficiency, else 1). A conv's backward is two kernels, the
+//     input gradient (backward - forward FLOPs) and the weight gradient (forward FLOPs), each at
+//     its class's efficiency. Other layers are element-wise CUDA-core work at flops.fp32, in
+//     practice memory-bound. Forward bytes are the layer's activation_bytes; backward bytes twice
+//     that (it reads the output gradient and the saved input and writes the input gradient).
+// A pass never takes less than the host's dispatch time of one kernel (host_overhead_per_kernel_s):
+// the CPU runs ahead of the GPU except where kernels are shorter than its own per-op cost.
 #pragma once
 
 #include "calibration/calibration.hpp"
@@ -25,38 +30,55 @@
 
 namespace dasim::compute {
 
+enum class Pass { forward, backward_data, backward_filter };
+
+// "gemm" for linear and attention layers; "conv_1x1", "conv_3x3_s1" or "conv_other" + "." + pass
+// for convolutions; "" for layers that are not GEMM-like.
+std::string kernel_class(const workload::Layer& layer, Pass pass);
+
 class ComputeModel {
  public:
-  // precision: fp32 | tf32 | fp16 | bf16 (InputError otherwise).
-  ComputeModel(const calibration::Calibration& calibration, const std::string& precision);
   ComputeModel(const calibration::Calibration& calibration, workload::Precision precision);
+  // precision: any workload precision name (workload/precision.hpp); InputError otherwise.
+  ComputeModel(const calibration::Calibration& calibration, const std::string& precision);
 
-  const std::string& precision() const { return precision_; }
+  workload::Precision precision() const { return precision_; }
+  const std::string& compute_precision() const { return compute_precision_; }
   bool fell_back_to_fp32() const { return fell_back_; }
-  double peak_flops() const { return flops_; }  // flops[precision] (or fp32) of the calibration
+  double peak_flops() const { return flops_; }  // flops[compute precision] (or fp32)
 
-  // Achieved FLOP/s for one call of `flops_per_call` FLOPs of a layer of `kind`.
+  // Achieved FLOP/s of one call of `flops_per_call` FLOPs: of a layer's pass, and (no kernel
+  // class known) of a layer of `kind` with the file's generic curves.
+  double achieved_flops(const workload::Layer& layer, Pass pass, double flops_per_call) const;
   double achieved_flops(workload::LayerKind kind, double flops_per_call) const;
 
   double forward_time_s(const workload::Layer& layer, int batch) const;
   double backward_time_s(const workload::Layer& layer, int batch) const;
   // Optimizer update, SGD with momentum: reads weights, gradients and momentum, writes weights and
-  // momentum = 5 x params x element bytes of the workload precision, at memory bandwidth, plus one
-  // launch (a fused multi-tensor kernel). Mixed precision with fp32 master weights moves more.
-  // A workload with a profiled update_time_s gets that instead.
+  // momentum = 5 x params x master-weight bytes, at memory bandwidth, plus one launch (a fused
+  // multi-tensor kernel). Mixed precision (amp) adds the per-step cast of the fp32 weights to the
+  // compute type (read 4 + write 2 bytes per parameter) and GradScaler's unscale and inf check of
+  // the fp32 gradients (read 4 + write 4), each one more launch. A workload with a profiled
+  // update_time_s gets that instead.
   double update_time_s(const workload::Workload& workload) const;
-  // Forward + backward of every layer + the update, for `batch` samples on one device.
+  // What the GPU waits for its input: batch x input_per_sample_s beyond the step's own compute
+  // (the loader works while the GPU computes).
+  double input_wait_s(int batch, double step_compute_s) const;
+  // Forward + backward of every layer + the update + the input wait, for `batch` samples.
   double step_compute_time_s(const workload::Workload& workload, int batch) const;
 
  private:
-  // Measured time of a shape at this batch and precision, or nullptr.
   const double* find_shape(const std::string& kind, const std::string& key, int batch) const;
-  double roofline_s(workload::LayerKind kind, double flops, double call_flops, double bytes) const;
+  double efficiency(const workload::Layer& layer, Pass pass, double flops_per_call) const;
+  double pass_time_s(double compute_s, double bytes) const;
 
   calibration::Fitted fitted_;  // a copy: the model does not depend on the caller keeping the file
-  std::string precision_;
-  double flops_ = 0;
+  workload::Precision precision_;
+  std::string compute_precision_;
+  double flops_ = 0;              // GEMM-like layers
+  double elementwise_flops_ = 0;  // everything else (fp32 CUDA cores)
   bool fell_back_ = false;
+  std::map<std::string, calibration::EfficiencyCurve> curves_;  // of the compute precision
   std::map<std::tuple<std::string, std::string, int>, double> shape_times_s_;
 };
 

@@ -22,7 +22,7 @@ struct TrainingConfig {
   platform::PlatformSpec platform;
   workload::Workload workload;
   calibration::Calibration calibration;
-  std::string precision = "fp32";  // compute precision asked of the calibration
+  std::string precision = "fp32";  // the workload's precision mode (the compute model maps it)
   int batch_per_gpu = 32;
   schedules::ScheduleSpec schedule;
   collectives::CollectiveOptions collective;

@@ -33,9 +33,7 @@ void require_file(const ObjectReader& reader, const std::string& key, const std:
 }
 
 workload::Workload read_workload(const nlohmann::json& value, const std::string& file,
-                                 const std::string& path, const std::string& precision) {
-  workload::WorkloadOptions options;
-  options.precision = workload::parse_precision(precision == "tf32" ? "fp32" : precision, file, "precision");
+                                 const std::string& path, workload::WorkloadOptions options) {
   if (value.is_string()) {
     std::string name = value.get<std::string>();
     bool is_file = name.ends_with(".json");
@@ -216,7 +214,15 @@ Scenario load_scenario(const std::string& file) {
   // 2^20 samples per GPU: far above any real per-GPU batch, and the sample counts derived from it
   // (x GPUs x iterations) stay exact.
   sc.batch_per_gpu = static_cast<int>(top.integer_in("batch_per_gpu", 1, 1 << 20));
-  sc.precision = top.optional_choice("precision", calibration::precision_names()).value_or("fp32");
+  workload::WorkloadOptions workload_options;
+  sc.precision = top.optional_string("precision").value_or("fp32");
+  workload_options.precision = workload::parse_precision(sc.precision, file, "precision");
+  if (auto grad = top.optional_choice("grad_precision", {"fp32", "fp16", "bf16"}))
+    workload_options.grad_precision = workload::parse_precision(*grad, file, "grad_precision");
+  if (auto fusion = top.optional_string("fusion")) {
+    workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
+    sc.fusion = *fusion;
+  }
   std::optional<std::string> calibration_override;
   if (auto c = top.optional_string("calibration")) {
     calibration_override = resolve(file, *c);
@@ -227,7 +233,7 @@ Scenario load_scenario(const std::string& file) {
   });
   if (sc.platforms.empty()) top.fail("platforms", "expected at least one platform");
   top.array("workloads", [&](const nlohmann::json& v, const std::string& path) {
-    sc.workloads.push_back(read_workload(v, file, path, sc.precision));
+    sc.workloads.push_back(read_workload(v, file, path, workload_options));
   });
   if (sc.workloads.empty()) top.fail("workloads", "expected at least one workload");
   top.array("schedules", [&](const nlohmann::json& v, const std::string& path) {

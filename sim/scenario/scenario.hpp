@@ -37,7 +37,8 @@ struct Scenario {
   std::vector<PlatformEntry> platforms;
   std::vector<workload::Workload> workloads;
   int batch_per_gpu = 32;
-  std::string precision = "fp32";
+  std::string precision = "fp32";  // a workload precision mode (workload/precision.hpp)
+  std::string fusion = "none";     // workload/fusion.hpp
   std::vector<schedules::ScheduleSpec> schedules;
   collectives::CollectiveOptions collective;
   int iterations = 8;

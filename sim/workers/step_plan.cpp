@@ -38,6 +38,8 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   }
   if (open.time_s > 0 || plan.backward.empty()) plan.backward.push_back(open);
   plan.update_s = model.update_time_s(workload);
+  // A loader slower than the GPU makes the step wait at its end for the next batch.
+  plan.update_s += model.input_wait_s(batch, plan.step_compute_s());
   plan.weight_bytes = workload.gradient_bytes();
   if (memory_bandwidth_Bps > 0) {
     plan.apply_average_s = 4 * plan.weight_bytes / memory_bandwidth_Bps;
@@ -48,7 +50,7 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
 
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
                     const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps) {
-  const double element_bytes = workload::bytes_per_element(workload.precision);
+  const double element_bytes = workload.gradient_element_bytes();
   const double payload_per_element = std::min(element_bytes, schedule.payload_bits / 8.0);
   const bool compressed = payload_per_element < element_bytes;
   // Seconds to stream `bytes` through memory once; no bandwidth calibrated: free, as the dasgd passes.

@@ -172,13 +172,46 @@ TEST(CalibrationErrors, NonPositiveFlopsOrBandwidth) {
   expect_error(d, "fitted.flops.fp32: required key is missing");
 }
 
+TEST(CalibrationErrors, EfficiencyCurvesNames) {
+  auto d = valid();
+  d["fitted"]["efficiency_curves"] = nlohmann::json::parse(R"({"fp8": {"gemm": [[1e6, 0.5]]}})");
+  expect_error(d, "fitted.efficiency_curves.fp8: unknown key");
+  d = valid();
+  d["fitted"]["efficiency_curves"] = nlohmann::json::parse(R"({"fp16": {"conv_5x5.forward": [[1e6, 0.5]]}})");
+  expect_error(d, "fitted.efficiency_curves.fp16.conv_5x5.forward: unknown key");
+}
+
+TEST(CalibrationErrors, OverheadsAndInterference) {
+  auto d = valid();
+  d["fitted"]["compute_slowdown_under_collective"] = 1.0;
+  expect_error(d, "fitted.compute_slowdown_under_collective: expected a fraction in [0, 1)");
+  d["fitted"]["compute_slowdown_under_collective"] = -0.1;
+  expect_error(d, "fitted.compute_slowdown_under_collective: expected a fraction in [0, 1)");
+  d = valid();
+  d["fitted"]["host_overhead_per_kernel_s"] = -1e-6;
+  expect_error(d, "fitted.host_overhead_per_kernel_s:");
+  d = valid();
+  d["fitted"]["input_per_sample_s"] = "-1ms";
+  expect_error(d, "fitted.input_per_sample_s:");
+}
+
 TEST(CalibrationErrors, EfficiencyOutOfRange) {
   auto d = valid();
   d["fitted"]["gemm_efficiency"][1][1] = 1.2;
   expect_error(d, "fitted.gemm_efficiency[1][1]: expected an efficiency fraction in (0, 1]");
   d = valid();
   d["fitted"]["conv_efficiency"] = nlohmann::json::parse("[[1e6, 0]]");
-  expect_error(d, "fitted.conv_efficiency[0][1]: expected an efficiency fraction in (0, 1]");
+  expect_error(d, "fitted.conv_efficiency[0][1]: expected an efficiency fraction in (0, 4]");
+  // Winograd's multiply reduction is at most 4x (Lavin & Gray): a conv fraction above 4 is an error.
+  d = valid();
+  d["fitted"]["efficiency_curves"] =
+      nlohmann::json::parse(R"({"fp32": {"conv_3x3_s1.forward": [[1e6, 4.5]]}})");
+  expect_error(
+      d,
+      "fitted.efficiency_curves.fp32.conv_3x3_s1.forward[0][1]: expected an efficiency fraction in (0, 4]");
+  d = valid();
+  d["fitted"]["efficiency_curves"] = nlohmann::json::parse(R"({"fp32": {"gemm": [[1e6, 1.5]]}})");
+  expect_error(d, "fitted.efficiency_curves.fp32.gemm[0][1]: expected an efficiency fraction in (0, 1]");
   d = valid();
   d["measured"] = false;
   d["efficiency_assumption"] = 1.5;

@@ -123,7 +123,8 @@ TEST(WorkloadFileErrors, UnknownKind) {
 
 TEST(WorkloadFileErrors, BadPrecision) {
   std::string e = error_of(R"({"name": "x", "precision": "fp8", "layers": []})");
-  EXPECT_NE(e.find("precision: expected one of fp32, fp16, bf16"), std::string::npos) << e;
+  EXPECT_NE(e.find("precision: expected one of fp32, tf32, fp16, bf16, amp, amp_bf16"), std::string::npos)
+      << e;
 }
 
 TEST(WorkloadFileErrors, TimesWithoutMeasuredBatch) {

@@ -1,0 +1,44 @@
+// Merging of norm + activation layers (see fusion.hpp).
+#include "workload/fusion.hpp"
+
+#include "common/errors.hpp"
+
+namespace dasim::workload {
+
+namespace {
+
+bool fuses_into(const Layer& norm, const Layer& next) {
+  return norm.kind == LayerKind::norm && next.kind == LayerKind::elementwise && next.params == 0 &&
+         next.activation_bytes == norm.activation_bytes && !norm.forward_time_s && !next.forward_time_s;
+}
+
+}  // namespace
+
+void apply_fusion(Workload& workload, Fusion fusion) {
+  if (fusion == Fusion::none) return;
+  std::vector<Layer> fused;
+  fused.reserve(workload.layers.size());
+  for (auto& layer : workload.layers) {
+    if (!fused.empty() && fuses_into(fused.back(), layer)) {
+      Layer& norm = fused.back();
+      norm.name += "+" + layer.name;
+      norm.forward_flops += layer.forward_flops;
+      norm.backward_flops += layer.backward_flops;
+      continue;  // the activation's bytes are the norm's: read once, written once
+    }
+    fused.push_back(std::move(layer));
+  }
+  workload.layers = std::move(fused);
+}
+
+std::string to_string(Fusion fusion) {
+  return std::string(kFusionNames.name(fusion));
+}
+
+Fusion parse_fusion(const std::string& text, const std::string& file, const std::string& json_path) {
+  if (auto fusion = kFusionNames.parse(text)) return *fusion;
+  throw InputError(file.empty() ? "--fusion" : file, json_path,
+                   "expected one of " + kFusionNames.listed() + ", got \"" + text + "\"");
+}
+
+}  // namespace dasim::workload

@@ -1,0 +1,58 @@
+// A device's predicted step and its reports (see step_prediction.hpp).
+#include "compute/step_prediction.hpp"
+
+#include <fmt/format.h>
+
+namespace dasim::compute {
+
+StepPrediction predict_step(const workload::Workload& workload, const ComputeModel& model, int batch) {
+  StepPrediction p;
+  p.batch = batch;
+  for (const auto& layer : workload.layers) {
+    p.forward_layers_s.push_back(model.forward_time_s(layer, batch));
+    p.backward_layers_s.push_back(model.backward_time_s(layer, batch));
+    p.forward_s += p.forward_layers_s.back();
+    p.backward_s += p.backward_layers_s.back();
+  }
+  p.update_s = model.update_time_s(workload);
+  p.input_wait_s = model.input_wait_s(batch, p.forward_s + p.backward_s + p.update_s);
+  return p;
+}
+
+nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload& workload,
+                               const ComputeModel& model, const std::string& calibration) {
+  using oj = nlohmann::ordered_json;
+  oj layers = oj::array();
+  for (size_t i = 0; i < workload.layers.size(); ++i)
+    layers.push_back({{"name", workload.layers[i].name},
+                      {"forward_s", p.forward_layers_s[i]},
+                      {"backward_s", p.backward_layers_s[i]}});
+  return oj{{"batch", p.batch},
+            {"calibration", calibration},
+            {"compute_precision", model.compute_precision()},
+            {"fell_back_to_fp32", model.fell_back_to_fp32()},
+            {"forward_s", p.forward_s},
+            {"backward_s", p.backward_s},
+            {"update_s", p.update_s},
+            {"input_wait_s", p.input_wait_s},
+            {"step_s", p.step_s()},
+            {"throughput_samples_s", p.throughput_samples_s()},
+            {"layers", layers}};
+}
+
+std::string render_step(const StepPrediction& p, const workload::Workload& workload,
+                        const ComputeModel& model, const std::string& calibration) {
+  auto ms = [](double s) { return s * 1e3; };
+  std::string out = fmt::format("\npredicted step on {} (compute precision {}{}), batch {}\n", calibration,
+                                model.compute_precision(),
+                                model.fell_back_to_fp32() ? ": not calibrated, fp32 rate used" : "", p.batch);
+  out += fmt::format("  forward   {:10.3f} ms\n  backward  {:10.3f} ms\n  update    {:10.3f} ms\n",
+                     ms(p.forward_s), ms(p.backward_s), ms(p.update_s));
+  if (p.input_wait_s > 0)
+    out += fmt::format("  input     {:10.3f} ms (loader slower than the GPU)\n", ms(p.input_wait_s));
+  out += fmt::format("  step      {:10.3f} ms = {:.1f} {}s/s\n", ms(p.step_s()), p.throughput_samples_s(),
+                     workload.sample_name);
+  return out;
+}
+
+}  // namespace dasim::compute

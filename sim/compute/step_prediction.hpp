@@ -1,0 +1,31 @@
+// One device's predicted training step (no communication): per-layer forward and backward times,
+// the update, the input wait and the throughput they imply. `dasim workload show --calibration`
+// prints it; it is the single-GPU quantity the published throughputs are compared with.
+#pragma once
+
+#include "compute/compute_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dasim::compute {
+
+struct StepPrediction {
+  int batch = 0;
+  std::vector<double> forward_layers_s, backward_layers_s;  // forward order
+  double forward_s = 0, backward_s = 0, update_s = 0, input_wait_s = 0;
+  double step_s() const { return forward_s + backward_s + update_s + input_wait_s; }
+  double throughput_samples_s() const { return batch / step_s(); }
+};
+
+StepPrediction predict_step(const workload::Workload& workload, const ComputeModel& model, int batch);
+
+// `calibration` names the file the model was built from.
+nlohmann::ordered_json to_json(const StepPrediction& step, const workload::Workload& workload,
+                               const ComputeModel& model, const std::string& calibration);
+std::string render_step(const StepPrediction& step, const workload::Workload& workload,
+                        const ComputeModel& model, const std::string& calibration);
+
+}  // namespace dasim::compute

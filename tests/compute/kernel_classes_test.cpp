@@ -1,0 +1,148 @@
+// Measured efficiency curves per kernel class and compute precision, precision modes, host
+// overhead and input wait: every expected time is worked out by hand below.
+#include "compute/compute_model.hpp"
+#include "compute/step_prediction.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace dasim;
+using compute::Pass;
+using workload::Layer;
+using workload::LayerKind;
+
+namespace {
+
+// fp32 1e12 FLOP/s, tf32 4e12, fp16 8e12; 1e11 B/s; 10 us launch; no generic curves.
+calibration::Calibration base() {
+  calibration::Calibration c;
+  c.device = {"classes", "cuda", "", "", ""};
+  c.date = "2026-12-01T00:00:00Z";
+  c.measured = true;
+  c.fitted.flops = {{"fp32", 1e12}, {"tf32", 4e12}, {"fp16", 8e12}};
+  c.fitted.memory_bandwidth_Bps = 1e11;
+  c.fitted.launch_overhead_s = 1e-5;
+  return c;
+}
+
+Layer conv(int kernel, int stride, double forward_flops, double backward_flops) {
+  Layer l;
+  l.name = "conv";
+  l.kind = LayerKind::conv;
+  l.forward_flops = forward_flops;
+  l.backward_flops = backward_flops;
+  l.activation_bytes = 1e3;  // memory never binds below
+  l.params = 1;
+  l.conv = workload::ConvShape{64, 64, 56, 56, kernel, kernel, stride, kernel / 2, 1};
+  return l;
+}
+
+}  // namespace
+
+TEST(KernelClass, NamesFollowShapeAndPass) {
+  EXPECT_EQ(compute::kernel_class(conv(1, 1, 1, 2), Pass::forward), "conv_1x1.forward");
+  EXPECT_EQ(compute::kernel_class(conv(3, 1, 1, 2), Pass::backward_data), "conv_3x3_s1.backward_data");
+  EXPECT_EQ(compute::kernel_class(conv(3, 2, 1, 2), Pass::backward_filter), "conv_other.backward_filter");
+  EXPECT_EQ(compute::kernel_class(conv(7, 2, 1, 2), Pass::forward), "conv_other.forward");
+  Layer fc;
+  fc.kind = LayerKind::linear;
+  EXPECT_EQ(compute::kernel_class(fc, Pass::backward_data), "gemm");
+  Layer relu;
+  relu.kind = LayerKind::elementwise;
+  EXPECT_EQ(compute::kernel_class(relu, Pass::forward), "");
+}
+
+TEST(KernelClass, EachPassUsesItsClassCurve) {
+  auto c = base();
+  // Winograd-like 3x3 forward at 2x the fp32 rate; its input gradient at 1.0, its weight gradient
+  // at 0.5; 1x1 forward at 0.8 (one point each: flat).
+  c.fitted.efficiency_curves["fp32"]["conv_3x3_s1.forward"] = {{1e9, 2.0}};
+  c.fitted.efficiency_curves["fp32"]["conv_3x3_s1.backward_data"] = {{1e9, 1.0}};
+  c.fitted.efficiency_curves["fp32"]["conv_3x3_s1.backward_filter"] = {{1e9, 0.5}};
+  c.fitted.efficiency_curves["fp32"]["conv_1x1.forward"] = {{1e9, 0.8}};
+  c.fitted.conv_efficiency = {{1e9, 0.25}};  // the generic fallback, for classes without a curve
+  compute::ComputeModel m(c, workload::Precision::fp32);
+  // 3x3 s1, batch 1: forward 1e9 FLOPs at 2e12 -> 0.5 ms.
+  EXPECT_NEAR(m.forward_time_s(conv(3, 1, 1e9, 2e9), 1), 5e-4 + 1e-5, 1e-12);
+  // Backward: input gradient 1e9 at 1e12 (1 ms) + weight gradient 1e9 at 5e11 (2 ms).
+  EXPECT_NEAR(m.backward_time_s(conv(3, 1, 1e9, 2e9), 1), 3e-3 + 1e-5, 1e-12);
+  // A first layer (no input gradient): the weight gradient only, 2 ms.
+  EXPECT_NEAR(m.backward_time_s(conv(3, 1, 1e9, 1e9), 1), 2e-3 + 1e-5, 1e-12);
+  // 1x1: forward 0.8 -> 1.25 ms; backward has no 1x1 curve: generic 0.25 -> 2e9 / 2.5e11 = 8 ms.
+  EXPECT_NEAR(m.forward_time_s(conv(1, 1, 1e9, 2e9), 1), 1.25e-3 + 1e-5, 1e-12);
+  EXPECT_NEAR(m.backward_time_s(conv(1, 1, 1e9, 2e9), 1), 8e-3 + 1e-5, 1e-12);
+  // Strided 3x3 is conv_other: generic 0.25 -> 4 ms.
+  EXPECT_NEAR(m.forward_time_s(conv(3, 2, 1e9, 2e9), 1), 4e-3 + 1e-5, 1e-12);
+}
+
+TEST(KernelClass, CurvesBelongToTheirPrecision) {
+  auto c = base();
+  c.fitted.efficiency_curves["fp32"]["conv_3x3_s1.forward"] = {{1e9, 2.0}};
+  c.fitted.efficiency_curves["fp16"]["conv_3x3_s1.forward"] = {{1e9, 0.5}};
+  // amp computes convolutions in fp16: 1e9 at 0.5 x 8e12 = 0.25 ms.
+  compute::ComputeModel amp(c, workload::Precision::amp);
+  EXPECT_EQ(amp.compute_precision(), "fp16");
+  EXPECT_NEAR(amp.forward_time_s(conv(3, 1, 1e9, 2e9), 1), 2.5e-4 + 1e-5, 1e-12);
+  // tf32 has no curve: the rate alone (1e9 / 4e12 = 0.25 ms), not fp32's curve.
+  compute::ComputeModel tf32(c, workload::Precision::tf32);
+  EXPECT_NEAR(tf32.forward_time_s(conv(3, 1, 1e9, 2e9), 1), 2.5e-4 + 1e-5, 1e-12);
+  // bf16 is not calibrated: fp32 rate and fp32's curves, which describe that rate.
+  compute::ComputeModel bf16(c, workload::Precision::amp_bf16);
+  EXPECT_TRUE(bf16.fell_back_to_fp32());
+  EXPECT_NEAR(bf16.forward_time_s(conv(3, 1, 1e9, 2e9), 1), 5e-4 + 1e-5, 1e-12);
+}
+
+TEST(KernelClass, ElementwiseLayersStayOnCudaCores) {
+  // tf32 and amp speed up GEMM-like layers only: a compute-bound element-wise layer keeps fp32's rate.
+  Layer act;
+  act.kind = LayerKind::elementwise;
+  act.forward_flops = 1e9;
+  act.backward_flops = 1e9;
+  act.activation_bytes = 1;
+  compute::ComputeModel tf32(base(), workload::Precision::tf32);
+  EXPECT_NEAR(tf32.forward_time_s(act, 1), 1e-3 + 1e-5, 1e-12);
+}
+
+TEST(HostOverhead, ShortKernelsWaitForTheHost) {
+  auto c = base();
+  c.fitted.host_overhead_per_kernel_s = 50e-6;
+  compute::ComputeModel m(c, workload::Precision::fp32);
+  Layer relu;
+  relu.kind = LayerKind::elementwise;
+  relu.activation_bytes = 1e5;  // 1 us of memory + 10 us launch < 50 us of host dispatch
+  EXPECT_DOUBLE_EQ(m.forward_time_s(relu, 1), 50e-6);
+  // A long kernel hides the host: 1e9 FLOPs at 1e12 = 1 ms + launch.
+  EXPECT_NEAR(m.forward_time_s(conv(3, 1, 1e9, 2e9), 1), 1e-3 + 1e-5, 1e-12);
+}
+
+TEST(PrecisionModes, AmpUpdateCountsMasterWeightsCastAndUnscale) {
+  compute::ComputeModel m(base(), workload::Precision::amp);
+  workload::Workload w;
+  w.precision = workload::Precision::amp;
+  Layer l = conv(3, 1, 1, 2);
+  l.params = 1'000'000;
+  w.layers = {l};
+  // fp32 SGD momentum 5 x 4 B + cast (4 + 2) + unscale (4 + 4) = 34 B per parameter = 34 MB at
+  // 100 GB/s = 340 us, + 3 launches (update, cast, unscale).
+  EXPECT_NEAR(m.update_time_s(w), 340e-6 + 3e-5, 1e-12);
+  w.precision = workload::Precision::fp16;  // model.half(): 5 x 2 B, one launch
+  EXPECT_NEAR(m.update_time_s(w), 100e-6 + 1e-5, 1e-12);
+}
+
+TEST(InputPipeline, StepWaitsForASlowLoader) {
+  auto c = base();
+  c.fitted.input_per_sample_s = 1e-3;
+  compute::ComputeModel m(c, workload::Precision::fp32);
+  workload::Workload w;
+  w.layers = {conv(3, 1, 1e9, 1e9)};
+  w.layers[0].params = 0;  // no update traffic: update = one launch
+  // batch 4: compute = fwd 4 ms + 10 us, bwd 4 ms + 10 us, update 10 us = 8.03 ms; loader 4 ms:
+  // hidden.
+  EXPECT_NEAR(m.step_compute_time_s(w, 4), 8.03e-3, 1e-12);
+  // batch 4 with a 3 ms-per-sample loader: 12 ms of input, the GPU waits 12 - 8.03 ms.
+  c.fitted.input_per_sample_s = 3e-3;
+  compute::ComputeModel slow(c, workload::Precision::fp32);
+  EXPECT_NEAR(slow.step_compute_time_s(w, 4), 12e-3, 1e-12);
+  auto step = compute::predict_step(w, slow, 4);
+  EXPECT_NEAR(step.input_wait_s, 12e-3 - 8.03e-3, 1e-12);
+  EXPECT_NEAR(step.throughput_samples_s(), 4 / 12e-3, 1e-6);
+}
