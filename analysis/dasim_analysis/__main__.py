@@ -19,6 +19,9 @@ COMMANDS = {
     "fidelity": ("fidelity", "predict and measure this machine's runs, and compare (dasim-train)"),
     "fidelity-ranks": ("fidelity_ranks", "rank by rank: where a fidelity folder's runs spent each period"),
     "validate-collectives": ("validate_collectives", "predict the published nccl-tests cases and compare"),
+    "validate-compute": ("validate_compute", "predict the published single-GPU training throughputs and compare"),
+    "calibrate-from-published": ("deepbench", "a measured calibration file from published kernel "
+                                              "timings (DeepBench)"),
 }
 
 
