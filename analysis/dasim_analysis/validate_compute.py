@@ -1,0 +1,265 @@
+"""Predicts every published single-GPU training throughput of validation/compute/ with `dasim workload
+show ... --calibration` and compares: one row per case with the published and predicted samples/s, the
+error and whether it is within the class's target (docs/validation.md).
+
+Targets (issue 16): every case within 20%, and the median |error| over the cases within 10%. A case
+outside 20% is either listed in known-disagreements.json with its cause, or a regression: the command
+then exits 1 (so the test suite fails on a drift nobody explained). A listed case that now meets the
+target also exits 1: the list must say what is true today. The median is reported, not enforced.
+"""
+
+import argparse
+import csv
+import io
+import json
+import os
+import statistics
+import subprocess
+
+from .errors import EXIT_FAILURE, fail
+from .fidelity_common import DEFAULT_BIN_DIR
+from .files import format_cell, write_json, write_text
+
+CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
+             "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
+CASE_CLASS = "single_gpu_step"
+QUANTITY = "throughput_samples_s"
+# dasim's built-in workloads -> whether they take a sequence length (--seq-len).
+WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
+PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
+FUSIONS = {"none", "bn_relu"}
+TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
+# The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
+# those copied into the table when dasim prints them.
+STEP_KEYS = ("batch", "step_s", "throughput_samples_s")
+STEP_DETAIL_KEYS = ("forward_s", "backward_s", "update_s", "overhead_s", "input_wait_s", "compute_precision",
+                    "fell_back_to_fp32")
+DISAGREEMENTS_FILE = "known-disagreements.json"
+
+# Targets (issue 16).
+CASE_TARGET_PCT = 20.0
+MEDIAN_TARGET_PCT = 10.0
+
+
+def expect(condition, path, what):
+    if not condition:
+        fail(f"{path}: {what}")
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def load_case(path):
+    try:
+        with open(path) as f:
+            case = json.load(f)
+    except OSError as error:
+        fail(f"{path}: cannot read: {error.strerror}")
+    except json.JSONDecodeError as error:
+        fail(f"{path}: not JSON ({error.msg} at line {error.lineno})")
+    expect(isinstance(case, dict), path, "expected an object")
+    missing, unknown = CASE_KEYS - case.keys(), case.keys() - CASE_KEYS
+    expect(not missing, path, f"missing keys {', '.join(sorted(missing))}")
+    expect(not unknown, path, f"unknown keys {', '.join(sorted(unknown))}")
+    stem = os.path.splitext(os.path.basename(path))[0]
+    expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
+    expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
+    for key in TEXT_KEYS:
+        expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
+    expect(case["workload"] in WORKLOADS, f"{path}: workload",
+           f"expected one of {', '.join(sorted(WORKLOADS))}")
+    if WORKLOADS[case["workload"]]:
+        expect(case["seq_len"] is None or (is_int(case["seq_len"]) and case["seq_len"] > 0), f"{path}: seq_len",
+               "expected a positive integer or null (the workload's default)")
+    else:
+        expect(case["seq_len"] is None, f"{path}: seq_len",
+               f"expected null ({case['workload']} takes no sequence length)")
+    expect(is_int(case["batch_per_gpu"]) and case["batch_per_gpu"] > 0, f"{path}: batch_per_gpu",
+           "expected a positive integer")
+    expect(case["precision"] in PRECISIONS, f"{path}: precision", f"expected one of {', '.join(sorted(PRECISIONS))}")
+    expect(case["fusion"] in FUSIONS, f"{path}: fusion", f"expected one of {', '.join(sorted(FUSIONS))}")
+    expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
+    expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
+           "expected a positive number")
+    expect(isinstance(case["calibration"], str) and case["calibration"], f"{path}: calibration",
+           "expected the path of a calibration file, relative to the case file")
+    calibration = os.path.normpath(os.path.join(os.path.dirname(path), case["calibration"]))
+    expect(os.path.isfile(calibration), f"{path}: calibration", f"no such file {calibration}")
+    case["calibration_path"] = calibration
+    case["file"] = path
+    return case
+
+
+def load_cases(directory):
+    if not os.path.isdir(directory):
+        fail(f"{directory}: not a folder of validation cases")
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".json") and n != DISAGREEMENTS_FILE)
+    if not names:
+        fail(f"{directory}: no case files (*.json)")
+    cases = [load_case(os.path.join(directory, n)) for n in names]
+    return cases  # ids are unique: each is its file's name
+
+
+def load_disagreements(directory, cases):
+    path = os.path.join(directory, DISAGREEMENTS_FILE)
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as f:
+            listed = json.load(f)
+    except (OSError, json.JSONDecodeError) as error:
+        fail(f"{path}: cannot read as JSON: {error}")
+    expect(isinstance(listed, dict), path, "expected an object: case id -> cause")
+    known = {c["id"] for c in cases}
+    for case_id, cause in listed.items():
+        expect(case_id in known, f"{path}: {case_id}", "no case has this id")
+        expect(isinstance(cause, str) and cause.strip(), f"{path}: {case_id}", "expected the cause as text")
+    return listed
+
+
+def command_for(dasim, case):
+    command = [dasim, "workload", "show", case["workload"], "--batch", str(case["batch_per_gpu"]),
+               "--precision", case["precision"], "--calibration", case["calibration_path"],
+               "--fusion", case["fusion"]]
+    if case["seq_len"] is not None:
+        command += ["--seq-len", str(case["seq_len"])]
+    return command + ["--format", "json"]
+
+
+def predict(dasim, case):
+    """The `step` object dasim prints for CASE (its keys STEP_KEYS, numbers)."""
+    done = subprocess.run(command_for(dasim, case), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    what = f"{case['file']}: dasim workload show"
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        fail(f"{what} failed (status {done.returncode}): {last}", EXIT_FAILURE)
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError as error:
+        fail(f"{what} printed no JSON ({error.msg} at line {error.lineno})", EXIT_FAILURE)
+    step = report.get("step") if isinstance(report, dict) else None
+    if not isinstance(step, dict):
+        fail(f"{what} printed no 'step' object (a dasim without --calibration?)", EXIT_FAILURE)
+    missing = [k for k in STEP_KEYS if not is_number(step.get(k))]
+    if missing:
+        fail(f"{what}: step lacks numbers for {', '.join(missing)}", EXIT_FAILURE)
+    if step["batch"] != case["batch_per_gpu"]:
+        fail(f"{what}: step.batch is {step['batch']}, expected {case['batch_per_gpu']}", EXIT_FAILURE)
+    if not step["throughput_samples_s"] > 0:
+        fail(f"{what}: step.throughput_samples_s is {step['throughput_samples_s']}, expected > 0", EXIT_FAILURE)
+    return step
+
+
+def compare(case, step, disagreements):
+    predicted = step["throughput_samples_s"]
+    error = (predicted - case["published"]) / case["published"] * 100
+    within = abs(error) <= CASE_TARGET_PCT
+    listed = case["id"] in disagreements
+    if within:
+        verdict = "stale: listed as a disagreement but within target" if listed else "within target"
+    else:
+        verdict = "known disagreement" if listed else "REGRESSION: outside target, cause not listed"
+    return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
+            "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
+            "fusion": case["fusion"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
+            "verdict": verdict, "step_s": step["step_s"],
+            **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
+            "calibration": case["calibration"], "cause": disagreements.get(case["id"], ""),
+            "source": case["source"]}
+
+
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "batch", "published", "predicted",
+           "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
+
+
+def summary(rows):
+    errors = [abs(r["error_pct"]) for r in rows]
+    worst = max(rows, key=lambda r: abs(r["error_pct"]))
+    median = statistics.median(errors)
+    return {"cases": len(rows), "median_abs_error_pct": round(median, 1), "median_target_pct": MEDIAN_TARGET_PCT,
+            "median_within_target": median <= MEDIAN_TARGET_PCT, "worst_id": worst["id"],
+            "worst_error_pct": worst["error_pct"], "case_target_pct": CASE_TARGET_PCT,
+            "within_case_target": sum(e <= CASE_TARGET_PCT for e in errors)}
+
+
+def summary_text(s):
+    met = "met" if s["median_within_target"] else "NOT met"
+    return (f"median |error| {s['median_abs_error_pct']:g}% (target {s['median_target_pct']:g}%: {met}); "
+            f"worst {s['worst_error_pct']:+.1f}% ({s['worst_id']}); "
+            f"within {s['case_target_pct']:g}%: {s['within_case_target']} of {s['cases']}")
+
+
+def table_text(rows):
+    shown = ["id", "precision", "batch", "published", "predicted", "error_pct", "verdict"]
+    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in shown}
+    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
+    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in shown) for r in rows]
+    return "\n".join(lines)
+
+
+def unit(workload):
+    return "img/s" if workload in ("resnet50", "vgg16") else "seq/s"
+
+
+def within_text(verdict):
+    return {"within target": "yes", "known disagreement": "no (known disagreement)",
+            "stale: listed as a disagreement but within target": "yes (listed as a disagreement: stale)"}.get(
+                verdict, "no: REGRESSION")
+
+
+def markdown(rows, s):
+    lines = ["| case | gpu | workload | precision | batch | published | predicted | error % | within target |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        workload = r["workload"] + (f" (s={r['seq_len']})" if r["seq_len"] != "" else "")
+        lines.append(f"| [{r['id']}]({r['source']}) | {r['gpu']} | {workload} | {r['precision']} | {r['batch']} | "
+                     f"{r['published']:g} {unit(r['workload'])} | {r['predicted']:.4g} {unit(r['workload'])} | "
+                     f"{r['error_pct']:+.1f}% | {within_text(r['verdict'])} |")
+    return "\n".join(lines) + "\n\n" + summary_text(s) + "\n"
+
+
+def csv_text(rows):
+    stream = io.StringIO()
+    writer = csv.DictWriter(stream, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: format_cell(v) for k, v in r.items()} for r in rows)
+    return stream.getvalue()
+
+
+def parse(argv, prog):
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
+    parser.add_argument("--dasim", default=os.path.join(DEFAULT_BIN_DIR, "dasim"), help="the dasim binary")
+    parser.add_argument("--cases", default=os.path.join(source, "validation", "compute"),
+                        help="folder of case files (default: the repository's validation/compute)")
+    parser.add_argument("--out", help="folder for compute.csv, compute.md and compute.json")
+    return parser.parse_args(argv)
+
+
+def main(argv, prog):
+    args = parse(argv, prog)
+    if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
+        fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
+    cases = load_cases(args.cases)
+    disagreements = load_disagreements(args.cases, cases)
+    rows = [compare(case, predict(args.dasim, case), disagreements) for case in cases]
+    totals = summary(rows)
+    print(table_text(rows))
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        write_text(os.path.join(args.out, "compute.csv"), csv_text(rows))
+        write_text(os.path.join(args.out, "compute.md"), markdown(rows, totals))
+        write_json(os.path.join(args.out, "compute.json"), {"summary": totals, "cases": rows})
+    met = sum(r["verdict"] == "within target" for r in rows)
+    known = sum(r["verdict"] == "known disagreement" for r in rows)
+    bad = len(rows) - met - known
+    print(f"\n{summary_text(totals)}")
+    print(f"{len(rows)} cases: {met} within target, {known} known disagreements, {bad} to look at")
+    if bad:
+        raise SystemExit(EXIT_FAILURE)

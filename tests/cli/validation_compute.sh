@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The published single-GPU training throughputs of validation/compute/: every case is predicted with
+# `dasim workload show --calibration` and is either within 20% (docs/validation.md) or listed with its
+# cause in known-disagreements.json; a drift nobody explained, or a listed case that now agrees, fails
+# (exit 1). Then the verdicts against a stand-in dasim whose answer is set, and the command's bad inputs:
+# one line naming the file and key, exit 2, nothing written.
+source "$2/tests/lib/analysis_common.sh"
+BIN=$1
+CASES=$SOURCE_DIR/validation/compute
+run() { (cd "$SOURCE_DIR/analysis" && $PY -m dasim_analysis validate-compute "$@"); }
+
+run --dasim "$BIN/dasim" --out "$WORK/out" >"$WORK/table.txt" || { cat "$WORK/table.txt" >&2; fail "validate-compute"; }
+cases=$(find "$CASES" -name '*.json' ! -name known-disagreements.json | wc -l)
+((cases >= 12)) || fail "only $cases cases in $CASES"
+grep -q "^$cases cases: .* 0 to look at$" "$WORK/table.txt" || fail "summary: $(tail -1 "$WORK/table.txt")"
+grep -q "^median |error| .*; worst .*; within 20%: [0-9]* of $cases$" "$WORK/table.txt" ||
+  fail "no median / worst line: $(tail -2 "$WORK/table.txt" | head -1)"
+[[ -s $WORK/out/compute.md && -s $WORK/out/compute.json ]] || fail "compute.md/json not written"
+# One row per case; errors recomputed from the csv: (predicted - published) / published.
+$PY - "$WORK/out/compute.csv" "$cases" <<'EOF' || fail "compute.csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == int(sys.argv[2]), f"{len(rows)} rows for {sys.argv[2]} cases"
+for r in rows:
+    error = (float(r["predicted"]) - float(r["published"])) / float(r["published"]) * 100
+    assert abs(error - float(r["error_pct"])) <= 0.06, f"{r['id']}: error {r['error_pct']}, recomputed {error:.2f}"
+    step = float(r["step_s"])
+    assert abs(float(r["batch"]) / step - float(r["predicted"])) <= 1e-3 * float(r["predicted"]) + 1e-3, \
+        f"{r['id']}: batch / step_s {float(r['batch']) / step:.4g} is not the predicted {r['predicted']}"
+EOF
+
+# The verdicts, against a stand-in dasim that answers FAKE_THROUGHPUT samples/s and logs its arguments.
+one=$CASES/dle-pyt-rn50-dgxa100-80g-tf32.json
+published=$($PY -c "import json,sys; print(json.load(open(sys.argv[1]))['published'])" "$one")
+cat >"$WORK/fake-dasim" <<'EOF'
+#!/usr/bin/python3
+import json, os, sys
+print(" ".join(sys.argv[1:]), file=open(os.environ["FAKE_LOG"], "a"))
+batch, rate = int(sys.argv[sys.argv.index("--batch") + 1]), float(os.environ["FAKE_THROUGHPUT"])
+print(json.dumps({"step": {"batch": batch, "calibration": "c", "forward_s": 0, "backward_s": 0, "update_s": 0,
+                           "overhead_s": 0, "step_s": batch / rate, "throughput_samples_s": rate}}))
+EOF
+chmod +x "$WORK/fake-dasim"
+mkdir -p "$WORK/cases"
+edit() {  # PYTHON_STATEMENT_ON_c: a copy of one case, edited, alone in $WORK/cases as case.json
+  rm -f "$WORK"/cases/*
+  $PY -c "import json,sys; c=json.load(open(sys.argv[1])); c['id']='case'; c['calibration']='$SOURCE_DIR/platforms/calibration/a100-datasheet.json'; $1; json.dump(c, open(sys.argv[2], 'w'))" \
+    "$one" "$WORK/cases/case.json"
+}
+verdict() {  # FACTOR EXPECTED_STATUS EXPECTED_SUMMARY: the stand-in answers published x FACTOR
+  local status
+  set +e
+  FAKE_LOG=$WORK/fake.log FAKE_THROUGHPUT=$($PY -c "print($published * $1)") \
+    run --dasim "$WORK/fake-dasim" --cases "$WORK/cases" >"$WORK/verdict.txt" 2>&1
+  status=$?
+  set -e
+  [[ $status == "$2" ]] || { cat "$WORK/verdict.txt" >&2; fail "x $1: exit status $status, expected $2"; }
+  [[ $(tail -1 "$WORK/verdict.txt") == "$3" ]] || fail "x $1: summary '$(tail -1 "$WORK/verdict.txt")', expected '$3'"
+}
+edit "pass"
+verdict 1.19 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --format json" ]] ||
+  fail "dasim called as: $(tail -1 "$WORK/fake.log")"
+verdict 0.79 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"
+echo '{"case": "the cause"}' >"$WORK/cases/known-disagreements.json"
+verdict 0.79 0 "1 cases: 0 within target, 1 known disagreements, 0 to look at"
+verdict 1.1 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  # listed but now within: stale
+edit "c['workload']='bert-large'; c['seq_len']=384"
+verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
+
+# Bad inputs.
+expect_refusal() {  # EXPECTED_MESSAGE ARGS...
+  local expected=$1 status message
+  shift
+  set +e
+  message=$(run "$@" --out "$WORK/bad" 2>&1 >/dev/null)
+  status=$?
+  set -e
+  [[ $status == 2 ]] || fail "$*: exit status $status, expected 2 ($message)"
+  [[ $message == "$expected" ]] || fail "message '$message', expected '$expected'"
+  [[ ! -e $WORK/bad ]] || fail "$*: wrote output despite bad input"
+}
+bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
+edit "c['precision']='fp8'"
+bad "precision: expected one of amp, amp_bf16, bf16, fp16, fp32, tf32"
+edit "c['fusion']='xla'"
+bad "fusion: expected one of bn_relu, none"
+edit "c['workload']='resnet101'"
+bad "workload: expected one of bert-large, gpt2-xl, resnet50, vgg16"
+edit "c['surprise']=1"
+bad "unknown keys surprise"
+edit "del c['as_printed']"
+bad "missing keys as_printed"
+edit "c['batch_per_gpu']=0"
+bad "batch_per_gpu: expected a positive integer"
+edit "c['seq_len']=128"
+bad "seq_len: expected null (resnet50 takes no sequence length)"
+edit "c['published']='938'"
+bad "published: expected a positive number"
+edit "c['id']='another'"
+bad "id: expected the file name without .json (case)"
+edit "c['calibration']='nowhere.json'"
+bad "calibration: no such file $WORK/cases/nowhere.json"
+edit "pass"
+echo '{"no-such-case": "cause"}' >"$WORK/cases/known-disagreements.json"
+expect_refusal "$WORK/cases/known-disagreements.json: no-such-case: no case has this id" \
+  --dasim "$WORK/fake-dasim" --cases "$WORK/cases"
+echo "ok: $cases cases, verdicts and bad inputs" >&2
