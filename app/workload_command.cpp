@@ -1,4 +1,5 @@
-// `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
+// `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F] [--optimizer
+// O]
 // [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format table|json]`: per-layer table,
 // totals and the DDP bucket plan of a workload; with a calibration, its predicted step on one device.
 #include "calibration/calibration.hpp"
@@ -28,6 +29,7 @@ void add_workload_command(CLI::App& app) {
     std::string precision;
     std::string grad_precision;
     std::string fusion = "none";
+    std::string optimizer;
     std::string calibration;
     int sequence_length = 0;
     std::string bucket_cap = "25MiB";
@@ -47,6 +49,7 @@ void add_workload_command(CLI::App& app) {
                    "Gradient type a DDP communication hook sends: fp32, fp16 or bf16");
   show->add_option("--fusion", o->fusion, "none or bn_relu (BatchNorm + ReLU as one kernel)")
       ->capture_default_str();
+  show->add_option("--optimizer", o->optimizer, "sgd_momentum, adam or lamb (whose update is charged)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
@@ -62,6 +65,7 @@ void add_workload_command(CLI::App& app) {
     if (!o->grad_precision.empty())
       options.grad_precision = workload::parse_precision(o->grad_precision, "--grad-precision");
     options.fusion = workload::parse_fusion(o->fusion);
+    if (!o->optimizer.empty()) options.optimizer = workload::parse_optimizer(o->optimizer);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = workload::load_workload(o->spec, options);
     std::optional<calibration::Calibration> cal;

@@ -21,13 +21,14 @@ from .fidelity_common import DEFAULT_BIN_DIR
 from .files import format_cell, write_json, write_text
 
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
-             "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
+             "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "throughput_samples_s"
 # dasim's built-in workloads -> whether they take a sequence length (--seq-len).
 WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
+OPTIMIZERS = {"sgd_momentum", "adam", "lamb"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
@@ -83,6 +84,8 @@ def load_case(path):
            "expected a positive integer")
     expect(case["precision"] in PRECISIONS, f"{path}: precision", f"expected one of {', '.join(sorted(PRECISIONS))}")
     expect(case["fusion"] in FUSIONS, f"{path}: fusion", f"expected one of {', '.join(sorted(FUSIONS))}")
+    expect(case["optimizer"] in OPTIMIZERS, f"{path}: optimizer",
+           f"expected one of {', '.join(sorted(OPTIMIZERS))}")
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
            "expected a positive number")
@@ -125,7 +128,7 @@ def load_disagreements(directory, cases):
 def command_for(dasim, case):
     command = [dasim, "workload", "show", case["workload"], "--batch", str(case["batch_per_gpu"]),
                "--precision", case["precision"], "--calibration", case["calibration_path"],
-               "--fusion", case["fusion"]]
+               "--fusion", case["fusion"], "--optimizer", case["optimizer"]]
     if case["seq_len"] is not None:
         command += ["--seq-len", str(case["seq_len"])]
     return command + ["--format", "json"]
@@ -166,7 +169,7 @@ def compare(case, step, disagreements):
         verdict = "known disagreement" if listed else "REGRESSION: outside target, cause not listed"
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
-            "fusion": case["fusion"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "fusion": case["fusion"], "optimizer": case["optimizer"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
             "verdict": verdict, "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
@@ -174,7 +177,7 @@ def compare(case, step, disagreements):
             "source": case["source"]}
 
 
-COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "batch", "published", "predicted",
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "optimizer", "batch", "published", "predicted",
            "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
 
 

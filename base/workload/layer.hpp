@@ -52,6 +52,9 @@ struct Layer {
   double backward_flops = 0;    // per sample: input gradient + weight gradient
   int64_t params = 0;           // trainable parameters (weights + biases)
   double activation_bytes = 0;  // per sample: bytes read + written by forward (memory-bound term)
+  // Per sample, bytes the backward pass reads + writes when they are not twice the forward's (a
+  // dropout's backward reads the output gradient and its mask and writes one gradient).
+  std::optional<double> backward_activation_bytes;
   std::optional<ConvShape> conv;
   std::optional<GemmShape> gemm;
   // Measured times (executor --profile or a user file), valid for measured_batch samples.

@@ -118,12 +118,29 @@ void SequenceBuilder::linear(const std::string& name, int in_features, int out_f
 }
 
 void SequenceBuilder::attention(const std::string& name, int heads) {
-  double s = seq_, d = hidden_;
-  double products = 2 * (2 * s * s * d);  // Q K^T and P V, each s x s x d multiply-adds over all heads
-  double softmax = kSoftmaxFlopsPerElement * heads * s * s;
-  // Reads Q, K, V; writes scores, softmax reads + writes them, P V reads them; writes the context.
-  double touched = 4 * s * d + 4 * heads * s * s;
-  add(name, LayerKind::attention, products + softmax, 2 * products + softmax, touched, 0);
+  double s = seq_, d = hidden_, scores = heads * s * s;
+  double product = 2 * s * s * d;  // Q K^T or P V: s x s x d multiply-adds over all heads
+  // Each product's backward computes the gradients of both its operands (2 x forward).
+  // Q K^T reads Q and K, writes the scores; P V reads the probabilities and V, writes the context.
+  add(name + ".scores", LayerKind::attention, product, 2 * product, 2 * s * d + scores, 0);
+  add(name + ".softmax", LayerKind::elementwise, kSoftmaxFlopsPerElement * scores,
+      kSoftmaxFlopsPerElement * scores, 2 * scores, 0);
+  dropout(name + ".dropout", scores);
+  add(name + ".context", LayerKind::attention, product, 2 * product, scores + 2 * s * d, 0);
+}
+
+void SequenceBuilder::dropout(const std::string& name, double elements) {
+  const double bytes = activation_bytes_per_element(precision_);
+  Layer layer;
+  layer.name = name;
+  layer.kind = LayerKind::elementwise;
+  layer.activation_bytes = elements * (2 * bytes + 1);
+  layer.backward_activation_bytes = elements * (2 * bytes + 1);
+  layers_.push_back(std::move(layer));
+}
+
+void SequenceBuilder::dropout(const std::string& name) {
+  dropout(name, double(seq_) * hidden_);
 }
 
 void SequenceBuilder::layer_norm(const std::string& name, bool with_residual_add) {

@@ -15,6 +15,8 @@
 //   training mode: mean, variance, normalize, scale and shift) 8, GELU/tanh 8, softmax 5.
 // - activation_bytes: elements read + written by the forward pass x activation bytes per element of the
 //   training precision (weights are not included: they are read once per call, not per sample).
+// - Dropout (p = 0.1 in BERT and GPT-2) is a layer where the model applies it: after the
+//   embeddings, on the attention probabilities and on each residual branch before its add.
 #pragma once
 
 #include "workload/layer.hpp"
@@ -71,9 +73,17 @@ class SequenceBuilder {
   // params_counted = false for a layer whose weight is tied to (and counted in) another layer.
   void linear(const std::string& name, int in_features, int out_features, bool bias, int rows = -1,
               bool params_counted = true);
-  // Self-attention core for `heads` heads: Q K^T, softmax (with scaling), P V. The full s x s
-  // score matrix is computed even for causal models (as a non-fused implementation does).
+  // Self-attention core for `heads` heads as an unfused implementation runs it, four kernels in
+  // turn (so their times add): NAME.scores = Q K^T, NAME.softmax (scale, mask, softmax),
+  // NAME.dropout on the h x s x s probabilities, NAME.context = P V. The full s x s score matrix is
+  // computed even for causal models.
   void attention(const std::string& name, int heads);
+  // Dropout on `width` x rows elements per sample (training mode): forward reads the input and
+  // writes the output and a one-byte mask per element; backward reads the output gradient and the
+  // mask and writes the input gradient. No FLOPs counted (a compare and a multiply per element
+  // are far below the bytes' time).
+  void dropout(const std::string& name, double elements_per_sample);
+  void dropout(const std::string& name);  // on the s x hidden activation
   void layer_norm(const std::string& name, bool with_residual_add);
   void residual_add(const std::string& name);
   void activation(const std::string& name, int width, int rows = -1);  // GELU or tanh

@@ -1,7 +1,8 @@
 // BERT-large (Devlin et al.; HuggingFace BertModel layout: post-LayerNorm encoder, fused here into
 // one QKV projection, pooler on the [CLS] token) and GPT-2 XL (Radford et al.; pre-LayerNorm
 // blocks, final LayerNorm, LM head tied to the token embedding so its weight is counted once).
-// Dropout is not modelled as a layer.
+// Dropout (hidden and attention probabilities, p = 0.1 in both) is a layer where the reference
+// implementations apply it.
 #include "common/errors.hpp"
 #include "workload/builtin_models.hpp"
 #include "workload/layer_builder.hpp"
@@ -28,15 +29,18 @@ Workload bert_large(Precision precision, int sequence_length) {
   SequenceBuilder b(precision, sequence_length, hidden);
   b.embedding("embeddings", {vocab, max_positions, type_vocab});
   b.layer_norm("embeddings.LayerNorm", false);
+  b.dropout("embeddings.dropout");
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("encoder.layer.{}.", i);
     b.linear(p + "attention.qkv", hidden, 3 * hidden, true);
     b.attention(p + "attention.core", heads);
     b.linear(p + "attention.output.dense", hidden, hidden, true);
+    b.dropout(p + "attention.output.dropout");
     b.layer_norm(p + "attention.output.LayerNorm", true);
     b.linear(p + "intermediate.dense", hidden, ffn, true);
     b.activation(p + "intermediate.gelu", ffn);
     b.linear(p + "output.dense", ffn, hidden, true);
+    b.dropout(p + "output.dropout");
     b.layer_norm(p + "output.LayerNorm", true);
   }
   b.linear("pooler.dense", hidden, hidden, true, 1);
@@ -52,17 +56,20 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
 
   SequenceBuilder b(precision, sequence_length, d);
   b.embedding("wte+wpe", {vocab, context});
+  b.dropout("drop");
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("h.{}.", i);
     b.layer_norm(p + "ln_1", false);
     b.linear(p + "attn.c_attn", d, 3 * d, true);
     b.attention(p + "attn.core", heads);
     b.linear(p + "attn.c_proj", d, d, true);
+    b.dropout(p + "attn.resid_dropout");
     b.residual_add(p + "attn.add");
     b.layer_norm(p + "ln_2", false);
     b.linear(p + "mlp.c_fc", d, 4 * d, true);
     b.activation(p + "mlp.gelu", 4 * d);
     b.linear(p + "mlp.c_proj", 4 * d, d, true);
+    b.dropout(p + "mlp.dropout");
     b.residual_add(p + "mlp.add");
   }
   b.layer_norm("ln_f", false);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "workload/layer.hpp"
+#include "workload/optimizer.hpp"
 #include "workload/precision.hpp"
 
 #include <cstdint>
@@ -19,10 +20,11 @@ struct Workload {
   // Element type of the gradients DDP sends when a communication hook changes it (e.g. PyTorch's
   // fp16_compress_hook); unset: the precision's own gradient type.
   std::optional<Precision> grad_precision;
-  std::vector<Layer> layers;           // forward order
-  std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
-  int sequence_length = 0;             // tokens per sequence (0 for image models)
-  int measured_batch = 0;              // batch the layers' measured times are for (0: no times)
+  Optimizer optimizer = Optimizer::sgd_momentum;  // whose update the compute model charges
+  std::vector<Layer> layers;                      // forward order
+  std::string sample_name = "sample";             // "image" or "sequence" for the built-ins
+  int sequence_length = 0;                        // tokens per sequence (0 for image models)
+  int measured_batch = 0;                         // batch the layers' measured times are for (0: no times)
   // A step's compute outside the layers (optimizer update, batch copy), measured by a profiler;
   // when set it replaces the bandwidth model of the update (compute::ComputeModel::update_time_s).
   std::optional<double> update_time_s;

@@ -69,6 +69,7 @@ Layer read_layer(ObjectReader r) {
   auto forward_time = r.optional_time_s("forward_time_s");
   auto backward_time = r.optional_time_s("backward_time_s");
   layer.activation_bytes = optional_non_negative(r, "activation_bytes").value_or(0);
+  layer.backward_activation_bytes = optional_non_negative(r, "backward_activation_bytes");
   if (r.has("conv")) layer.conv = read_conv(r.object("conv"));
   if (r.has("gemm")) layer.gemm = read_gemm(r.object("gemm"));
   r.finish();
@@ -96,6 +97,8 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   w.name = r.string("name");
   w.precision = r.enumeration("precision", kPrecisionNames);
   w.sample_name = r.optional_string("sample_name").value_or("sample");
+  if (auto optimizer = r.optional_string("optimizer"))
+    w.optimizer = parse_optimizer(*optimizer, file, "optimizer");
   if (r.has("sequence_length")) w.sequence_length = positive_int(r, "sequence_length");
   auto measured_batch = r.optional_positive_integer("measured_batch");
   if (auto update = r.optional_time_s("update_time_s")) {
@@ -160,6 +163,7 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
                                  to_string(*options.grad_precision)));
   Workload w = build_workload(spec_or_file, options);
   if (options.grad_precision) w.grad_precision = options.grad_precision;
+  if (options.optimizer) w.optimizer = *options.optimizer;
   apply_fusion(w, options.fusion);
   return w;
 }
@@ -175,6 +179,7 @@ nlohmann::json to_json(const Workload& w) {
                      {"activation_bytes", l.activation_bytes}};
     if (l.forward_time_s) j["forward_time_s"] = *l.forward_time_s;
     if (l.backward_time_s) j["backward_time_s"] = *l.backward_time_s;
+    if (l.backward_activation_bytes) j["backward_activation_bytes"] = *l.backward_activation_bytes;
     if (l.conv)
       j["conv"] = {{"in_channels", l.conv->in_channels},
                    {"out_channels", l.conv->out_channels},
@@ -190,6 +195,7 @@ nlohmann::json to_json(const Workload& w) {
     layers.push_back(std::move(j));
   }
   nlohmann::json out{{"name", w.name}, {"precision", to_string(w.precision)}, {"sample_name", w.sample_name}};
+  if (w.optimizer != Optimizer::sgd_momentum) out["optimizer"] = to_string(w.optimizer);
   if (w.sequence_length > 0) out["sequence_length"] = w.sequence_length;
   if (w.measured_batch > 0) out["measured_batch"] = w.measured_batch;
   if (w.update_time_s) out["update_time_s"] = *w.update_time_s;

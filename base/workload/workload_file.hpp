@@ -24,6 +24,7 @@ struct WorkloadOptions {
   std::optional<int> sequence_length;       // built-in transformers only
   std::optional<Precision> grad_precision;  // a communication hook's gradient type (fp32|fp16|bf16)
   Fusion fusion = Fusion::none;
+  std::optional<Optimizer> optimizer;  // overrides the file's (default sgd_momentum)
 };
 
 // `spec_or_file`: a built-in name (builtin_workload_names()) or a path to a workload JSON file.

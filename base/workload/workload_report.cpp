@@ -27,7 +27,7 @@ double weight_bytes(const Workload& w) {
 }
 
 double optimizer_state_bytes(const Workload& w) {
-  return double(w.total_params()) * weight_bytes_per_element(w.precision);  // one momentum buffer
+  return double(w.total_params()) * weight_bytes_per_element(w.precision) * optimizer_states(w.optimizer);
 }
 
 }  // namespace
@@ -58,8 +58,8 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
   out += fmt::format("weight bytes             {:.0f} ({}, {} B per parameter{})\n", weight_bytes(w),
                      units::format_bytes(weight_bytes(w)), weight_bytes_per_element(w.precision),
                      is_mixed_precision(w.precision) ? " master copy + 2 B compute copy" : "");
-  out += fmt::format("optimizer state bytes    {:.0f} ({}, SGD momentum)\n", optimizer_state_bytes(w),
-                     units::format_bytes(optimizer_state_bytes(w)));
+  out += fmt::format("optimizer state bytes    {:.0f} ({}, {})\n", optimizer_state_bytes(w),
+                     units::format_bytes(optimizer_state_bytes(w)), to_string(w.optimizer));
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
@@ -114,6 +114,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
          {"gradient_bytes", w.gradient_bytes()},
          {"gradient_element_bytes", w.gradient_element_bytes()},
          {"weight_bytes", weight_bytes(w)},
+         {"optimizer", to_string(w.optimizer)},
          {"optimizer_state_bytes", optimizer_state_bytes(w)},
          {"conv_linear_macs_per_sample", w.conv_linear_macs()},
          {"forward_flops_per_sample", w.forward_flops()},

@@ -133,14 +133,15 @@ double ComputeModel::backward_time_s(const Layer& layer, int batch) const {
     double flops = layer.backward_flops * batch;
     if (flops > 0) compute_s = flops / achieved_flops(layer, Pass::backward_data, call_flops);
   }
-  return pass_time_s(compute_s, 2 * layer.activation_bytes * batch);
+  return pass_time_s(compute_s, layer.backward_activation_bytes.value_or(2 * layer.activation_bytes) * batch);
 }
 
 double ComputeModel::update_time_s(const workload::Workload& workload) const {
   if (workload.update_time_s) return *workload.update_time_s;  // profiled: the real thing
   const double params = double(workload.total_params());
-  double bytes = 5.0 * params * workload::weight_bytes_per_element(workload.precision);
-  int kernels = 1;
+  double bytes = workload::update_streams(workload.optimizer) * params *
+                 workload::weight_bytes_per_element(workload.precision);
+  int kernels = workload::update_kernels(workload.optimizer);
   if (workload::is_mixed_precision(workload.precision)) {
     bytes += params * (4 + 2) + params * (4 + 4);  // weight cast; gradient unscale + inf check
     kernels += 2;

@@ -15,8 +15,9 @@
 //     file's conv_efficiency / gemm_efficiency, else 1). A conv's backward is two kernels, the
 //     input gradient (backward - forward FLOPs) and the weight gradient (forward FLOPs), each at
 //     its class's efficiency. Other layers are element-wise CUDA-core work at flops.fp32, in
-//     practice memory-bound. Forward bytes are the layer's activation_bytes; backward bytes twice
-//     that (it reads the output gradient and the saved input and writes the input gradient).
+//     practice memory-bound. Forward bytes are the layer's activation_bytes; backward bytes its
+//     backward_activation_bytes, else twice the forward's (it reads the output gradient and the
+//     saved input and writes the input gradient).
 // A pass never takes less than the host's dispatch time of one kernel (host_overhead_per_kernel_s):
 // the CPU runs ahead of the GPU except where kernels are shorter than its own per-op cost.
 #pragma once
@@ -54,9 +55,10 @@ class ComputeModel {
 
   double forward_time_s(const workload::Layer& layer, int batch) const;
   double backward_time_s(const workload::Layer& layer, int batch) const;
-  // Optimizer update, SGD with momentum: reads weights, gradients and momentum, writes weights and
-  // momentum = 5 x params x master-weight bytes, at memory bandwidth, plus one launch (a fused
-  // multi-tensor kernel). Mixed precision (amp) adds the per-step cast of the fp32 weights to the
+  // Optimizer update: the workload's optimizer's streams (workload/optimizer.hpp; SGD with
+  // momentum reads weights, gradients and momentum and writes weights and momentum, 5 streams) x
+  // params x master-weight bytes at memory bandwidth, plus its kernels' launches (fused
+  // multi-tensor kernels). Mixed precision (amp) adds the per-step cast of the fp32 weights to the
   // compute type (read 4 + write 2 bytes per parameter) and GradScaler's unscale and inf check of
   // the fp32 gradients (read 4 + write 4), each one more launch. A workload with a profiled
   // update_time_s gets that instead.

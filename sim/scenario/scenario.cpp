@@ -219,6 +219,8 @@ Scenario load_scenario(const std::string& file) {
   workload_options.precision = workload::parse_precision(sc.precision, file, "precision");
   if (auto grad = top.optional_choice("grad_precision", {"fp32", "fp16", "bf16"}))
     workload_options.grad_precision = workload::parse_precision(*grad, file, "grad_precision");
+  if (auto optimizer = top.optional_string("optimizer"))
+    workload_options.optimizer = workload::parse_optimizer(*optimizer, file, "optimizer");
   if (auto fusion = top.optional_string("fusion")) {
     workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
     sc.fusion = *fusion;

@@ -59,7 +59,7 @@ verdict() {  # FACTOR EXPECTED_STATUS EXPECTED_SUMMARY: the stand-in answers pub
 }
 edit "pass"
 verdict 1.19 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --format json" ]] ||
+[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --optimizer sgd_momentum --format json" ]] ||
   fail "dasim called as: $(tail -1 "$WORK/fake.log")"
 verdict 0.79 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"
 echo '{"case": "the cause"}' >"$WORK/cases/known-disagreements.json"
@@ -67,7 +67,7 @@ verdict 0.79 0 "1 cases: 0 within target, 1 known disagreements, 0 to look at"
 verdict 1.1 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  # listed but now within: stale
 edit "c['workload']='bert-large'; c['seq_len']=384"
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
+[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 expect_refusal() {  # EXPECTED_MESSAGE ARGS...
@@ -86,6 +86,8 @@ edit "c['precision']='fp8'"
 bad "precision: expected one of amp, amp_bf16, bf16, fp16, fp32, tf32"
 edit "c['fusion']='xla'"
 bad "fusion: expected one of bn_relu, none"
+edit "c['optimizer']='adagrad'"
+bad "optimizer: expected one of adam, lamb, sgd_momentum"
 edit "c['workload']='resnet101'"
 bad "workload: expected one of bert-large, gpt2-xl, resnet50, vgg16"
 edit "c['surprise']=1"

@@ -146,3 +146,30 @@ TEST(InputPipeline, StepWaitsForASlowLoader) {
   EXPECT_NEAR(step.input_wait_s, 12e-3 - 8.03e-3, 1e-12);
   EXPECT_NEAR(step.throughput_samples_s(), 4 / 12e-3, 1e-6);
 }
+
+TEST(PrecisionModes, OptimizerStreams) {
+  compute::ComputeModel m(base(), workload::Precision::fp32);
+  workload::Workload w;
+  Layer l = conv(3, 1, 1, 2);
+  l.params = 1'000'000;
+  w.layers = {l};
+  w.optimizer = workload::Optimizer::adam;  // 7 x 4 B = 28 MB at 100 GB/s = 280 us, one kernel
+  EXPECT_NEAR(m.update_time_s(w), 280e-6 + 1e-5, 1e-12);
+  w.optimizer = workload::Optimizer::lamb;  // 10 x 4 B = 400 us, two kernels
+  EXPECT_NEAR(m.update_time_s(w), 400e-6 + 2e-5, 1e-12);
+  w.precision = workload::Precision::amp;  // + cast 6 B + unscale 8 B = 54 B: 540 us, 4 kernels
+  compute::ComputeModel amp(base(), workload::Precision::amp);
+  EXPECT_NEAR(amp.update_time_s(w), 540e-6 + 4e-5, 1e-12);
+}
+
+TEST(KernelClass, BackwardBytesWhenGiven) {
+  compute::ComputeModel m(base(), workload::Precision::fp32);
+  Layer dropout;
+  dropout.kind = LayerKind::elementwise;
+  dropout.activation_bytes = 9e5;
+  // Default: backward streams twice the forward's bytes (18 us at 100 GB/s) ...
+  EXPECT_NEAR(m.backward_time_s(dropout, 1), 18e-6 + 1e-5, 1e-15);
+  // ... unless the layer says what its backward moves (a dropout: as much as its forward).
+  dropout.backward_activation_bytes = 9e5;
+  EXPECT_NEAR(m.backward_time_s(dropout, 1), 9e-6 + 1e-5, 1e-15);
+}

@@ -105,10 +105,28 @@ TEST(BertLarge, FlopsFollowSequenceLength) {
     double d = 1024;
     double expected_macs = 24 * 12 * d * d * s + d * d;
     EXPECT_DOUBLE_EQ(w.conv_linear_macs(), expected_macs) << s;
-    const Layer& attn = find(w, "encoder.layer.0.attention.core");
-    EXPECT_DOUBLE_EQ(attn.forward_flops, 4.0 * s * s * d + 5.0 * 16 * s * s);
+    // The attention core's kernels: Q K^T and P V (2 s^2 d FLOPs each), softmax (5 per score).
+    const std::string core = "encoder.layer.0.attention.core";
+    EXPECT_DOUBLE_EQ(find(w, core + ".scores").forward_flops, 2.0 * s * s * d);
+    EXPECT_DOUBLE_EQ(find(w, core + ".context").forward_flops, 2.0 * s * s * d);
+    EXPECT_DOUBLE_EQ(find(w, core + ".softmax").forward_flops, 5.0 * 16 * s * s);
+    // Dropout on the 16 x s x s probabilities, fp32: read 4 + write 4 + mask 1 byte per element,
+    // forward and backward.
+    EXPECT_DOUBLE_EQ(find(w, core + ".dropout").activation_bytes, 9.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(*find(w, core + ".dropout").backward_activation_bytes, 9.0 * 16 * s * s);
     EXPECT_EQ(find(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
   }
+}
+
+TEST(BertLarge, DropoutWhereTheModelAppliesIt) {
+  // HuggingFace BertModel: after the embeddings' LayerNorm, then per layer on the attention
+  // probabilities, the attention output and the FFN output: 1 + 24 x 3 = 73.
+  Workload w = bert_large(Precision::amp, 384);
+  int dropouts = 0;
+  for (const auto& l : w.layers) dropouts += l.name.find("dropout") != std::string::npos;
+  EXPECT_EQ(dropouts, 73);
+  // Under autocast the activations are fp16: 2 + 2 + 1 mask byte per element of s x 1024.
+  EXPECT_DOUBLE_EQ(find(w, "embeddings.dropout").activation_bytes, 5.0 * 384 * 1024);
 }
 
 TEST(Gpt2Xl, ParamsMatchPublished) {
