@@ -66,7 +66,7 @@ def one_gpu_platform(calibration, device_name):
 def schedule_of(config):
     kind = config["schedule"]
     if kind == "sgd":
-        return {"type": "sgd", "bucket_cap": config["bucket_bytes"]}
+        return {"type": "sgd", "bucket_cap": config["bucket_bytes"], "bucket_view": True}  # in-place allreduce
     if kind == "local_sgd":
         return {"type": "local_sgd", "tau": config["tau"]}
     return {"type": "dasgd", "tau": config["tau"], "delay": config["delay"]}

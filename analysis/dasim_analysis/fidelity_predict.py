@@ -13,7 +13,9 @@ from .plan import timed_step_count
 
 def schedule_spec(args, schedule):
     if schedule == "sgd":
-        return {"type": "sgd", "bucket_cap": args.bucket_cap, "overlap": True}
+        return {"type": "sgd", "bucket_cap": args.bucket_cap, "overlap": True,
+                # dasim-train allreduces the gradients in place: no DDP bucket copies
+                "bucket_view": True}
     if schedule == "local_sgd":
         return {"type": "local_sgd", "tau": args.tau}
     return {"type": "dasgd", "tau": args.tau, "delay": args.delay}

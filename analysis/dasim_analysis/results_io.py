@@ -18,17 +18,22 @@ from .errors import fail
 RESULT_COLUMNS = [
     "scenario", "platform", "workload", "schedule", "tau", "delay", "schedule_detail", "collective", "algorithms_used", "nodes", "gpus",
     "batch_per_gpu", "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s",
-    "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source", "calibration",
+    "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source",
+    "calibration",
 ]
-# What a results file must have: schedule_detail is derived when a file written before it lacks it.
-REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c != "schedule_detail"]
+# Columns a file written before them lacks: schedule_detail is derived; compute_slowdown_s is not
+# known (empty, as in measured rows).
+OPTIONAL_COLUMNS = ["schedule_detail", "compute_slowdown_s"]
+# What a results file must have.
+REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
 INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu"]
 FLOAT_COLUMNS = [
-    "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "comm_s",
-    "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
+    "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "compute_slowdown_s",
+    "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
 ]
-# Empty when not known: the executor's speedup and efficiency without a 1-rank baseline.
-UNKNOWABLE_COLUMNS = ["speedup", "efficiency"]
+# Empty when not known: the executor's speedup and efficiency without a 1-rank baseline, and its
+# compute slowdown (a measurement cannot tell it apart from the compute).
+UNKNOWABLE_COLUMNS = ["speedup", "efficiency", "compute_slowdown_s"]
 SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many).
@@ -62,6 +67,8 @@ def load_results(path, extra_numeric=()):
         # Results written before the DiLoCo family had no schedule_detail: their schedules are
         # described by schedule, tau and delay alone.
         frame["schedule_detail"] = [_detail_of(row) for row in frame.to_dict("records")]
+    if "compute_slowdown_s" not in frame.columns:
+        frame["compute_slowdown_s"] = ""  # written before the simulator modelled interference
     required = REQUIRED_COLUMNS + [c for c in extra_numeric if c not in RESULT_COLUMNS]
     missing = [c for c in required if c not in frame.columns]
     if missing:
@@ -85,8 +92,9 @@ def load_results(path, extra_numeric=()):
         frame[column] = frame[column].astype(int)
     _check(path, frame, "gpus", lambda v: v >= 1, "at least 1")
     _check(path, frame, "iter_time_s", lambda v: v > 0, "a positive time")
-    for column in ["compute_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s"]:
-        _check(path, frame, column, lambda v: v >= 0, "a non-negative time")
+    for column in ["compute_s", "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s",
+                   "exposed_comm_max_s"]:
+        _check(path, frame, column, lambda v: math.isnan(v) or v >= 0, "a non-negative time")
     for line, value in _lines(frame, "schedule"):
         if value not in SCHEDULES:
             fail(f"{path}: line {line}: column schedule: expected one of {', '.join(SCHEDULES)}, "

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -30,9 +31,12 @@ struct ResultRow {
   int batch_per_gpu = 1;
   double iter_time_s = 0;
   double throughput_samples_s = 0;
-  double speedup = 0;         // NaN when not known (no baseline): empty in CSV, null in JSON
-  double efficiency = 0;      // the same
-  double compute_s = 0;       // per iteration, mean over workers
+  double speedup = 0;     // NaN when not known (no baseline): empty in CSV, null in JSON
+  double efficiency = 0;  // the same
+  double compute_s = 0;   // per iteration, mean over workers
+  // Of compute_s, the time compute took beyond its own because a collective ran beside it on the
+  // GPU (interference; per iteration, mean over workers). NaN when not known (measured rows).
+  double compute_slowdown_s = std::numeric_limits<double>::quiet_NaN();
   double comm_s = 0;          // per iteration: time communication was in flight
   double exposed_comm_s = 0;  // per iteration: time a worker waited for communication
   // The slowest rank's figures (ranks of one collective can finish apart; iteration time follows
@@ -51,7 +55,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 23> kResultColumns{{
+inline const std::array<ResultColumn, 24> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -69,6 +73,7 @@ inline const std::array<ResultColumn, 23> kResultColumns{{
     {"speedup", &ResultRow::speedup},
     {"efficiency", &ResultRow::efficiency},
     {"compute_s", &ResultRow::compute_s},
+    {"compute_slowdown_s", &ResultRow::compute_slowdown_s},
     {"comm_s", &ResultRow::comm_s},
     {"exposed_comm_s", &ResultRow::exposed_comm_s},
     {"comm_max_s", &ResultRow::comm_max_s},

@@ -15,10 +15,12 @@ std::string describe_outer(const OuterStep& o) {
   return fmt::format("nesterov lr={:g} mu={:g}", o.lr, o.momentum);
 }
 
-// Compression and islands, the parameters every periodic schedule may have.
+// Compression and islands, the parameters every periodic schedule may have (with islands, their
+// buckets' copies too).
 std::string bits_suffix(const ScheduleSpec& spec) {
   std::string out = spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
-  if (has_islands(spec)) out += fmt::format(",island={}", spec.island_gpus);
+  if (has_islands(spec))
+    out += fmt::format(",island={}{}", spec.island_gpus, spec.bucket_view ? ",bucket_view" : "");
   return out;
 }
 
@@ -27,6 +29,7 @@ std::string bits_suffix(const ScheduleSpec& spec) {
 std::string describe(const ScheduleSpec& spec) {
   switch (spec.kind) {
     case ScheduleKind::sgd:
+      if (spec.bucket_view) return spec.overlap ? "sgd(bucket_view)" : "sgd(no overlap,bucket_view)";
       return spec.overlap ? "sgd" : "sgd(no overlap)";
     case ScheduleKind::local_sgd:
       return fmt::format("local_sgd(tau={}{})", spec.tau, bits_suffix(spec));

@@ -57,9 +57,13 @@ struct ScheduleSpec {
                   // the overlap, the paper's tau, 0 <= d <= H); 0 otherwise
   double bucket_cap_bytes = workload::kDdpDefaultBucketCapBytes;  // sgd: DDP bucket cap
   bool overlap = true;  // sgd: start each bucket's allreduce during backward
-  int fragments = 1;    // streaming_diloco: P, dividing H
-  double alpha = 0;     // streaming_diloco: theta_local <- alpha theta_local + (1 - alpha) theta_global
-  OuterStep outer{};    // the DiLoCo family
+  // sgd and the islands' steps: PyTorch DDP's gradient_as_bucket_view. false (DDP's default):
+  // each gradient is copied into its bucket before the allreduce and the averaged bucket back
+  // after it (2 x bucket bytes of memory traffic each way); true: the buckets are the gradients.
+  bool bucket_view = false;
+  int fragments = 1;  // streaming_diloco: P, dividing H
+  double alpha = 0;   // streaming_diloco: theta_local <- alpha theta_local + (1 - alpha) theta_global
+  OuterStep outer{};  // the DiLoCo family
   // diloco: eager outer steps (Kale et al. 2025, arXiv 2502.12996): a round's outer-gradient
   // allreduce overlaps the whole next inner round; each outer step applies the worker's own fresh
   // outer gradient and the others' of the round before: D = (Delta_own(r) + S(r-1) - Delta_own(r-1)) / n.
@@ -82,7 +86,8 @@ inline bool is_diloco_family(const ScheduleSpec& s) {
 
 std::string to_string(ScheduleKind kind);
 // "sgd", "local_sgd(tau=4)", "dasgd(tau=4,d=1)", "diloco(H=100,nesterov lr=0.7 mu=0.9)",
-// "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when compressed
+// "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when compressed,
+// ",island=8" with islands; "sgd(bucket_view)" / ",bucket_view" when the buckets are the gradients
 std::string describe(const ScheduleSpec& spec);
 
 }  // namespace dasim::schedules

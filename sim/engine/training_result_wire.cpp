@@ -16,6 +16,7 @@ std::string to_wire(const TrainingResult& r) {
   }
   const nlohmann::json j{{"iter_time_s", r.iter_time_s},
                          {"compute_s", r.compute_s},
+                         {"compute_slowdown_s", r.compute_slowdown_s},
                          {"comm_s", r.comm_s},
                          {"exposed_comm_s", r.exposed_comm_s},
                          {"comm_max_s", r.comm_max_s},
@@ -32,6 +33,7 @@ TrainingResult training_result_from_wire(const std::string& text) {
   TrainingResult r;
   r.iter_time_s = j.at("iter_time_s").get<double>();
   r.compute_s = j.at("compute_s").get<double>();
+  r.compute_slowdown_s = j.at("compute_slowdown_s").get<double>();
   r.comm_s = j.at("comm_s").get<double>();
   r.exposed_comm_s = j.at("exposed_comm_s").get<double>();
   r.comm_max_s = j.at("comm_max_s").get<double>();

@@ -57,6 +57,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     setup.jitter_stddev = config.jitter_stddev;
     setup.seed = config.seed;
     setup.island_rank = rank % island_gpus;
+    setup.interference = config.calibration.fitted.compute_slowdown_under_collective;
     records[size_t(rank)].trace = rank < config.trace_ranks;
     workers.push_back(std::make_unique<workers::Worker>(
         setup, plan, config.schedule, comm, records[size_t(rank)],
@@ -83,6 +84,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     double begin = warmup > 0 ? r.iteration_end_s[size_t(warmup - 1)] : 0.0;
     double end = r.iteration_end_s.back();
     result.compute_s += workers::covered_length(r.compute, begin, end);
+    result.compute_slowdown_s += workers::slowdown_in(r.slowed, begin, end);
     const double comm = workers::covered_length(r.comm, begin, end);
     const double exposed = workers::covered_length(r.wait, begin, end);
     result.comm_s += comm;
@@ -92,6 +94,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   }
   const double per = static_cast<double>(p) * measured;
   result.compute_s /= per;
+  result.compute_slowdown_s /= per;
   result.comm_s /= per;
   result.exposed_comm_s /= per;
   result.algorithms_used = comm.choices_made();

@@ -1,5 +1,6 @@
 // One training configuration simulated end to end: platform + workload + calibration + schedule
-// + collective -> per-iteration time, compute, communication in flight and exposed waits,
+// + collective -> per-iteration time, compute (and its slowdown by the collectives beside it),
+// communication in flight and exposed waits,
 // averaged over the measured window (warm-up excluded) and over workers.
 #pragma once
 
@@ -43,6 +44,9 @@ struct RankTrace {
 struct TrainingResult {
   double iter_time_s = 0;
   double compute_s = 0;
+  // Of compute_s, the time compute took beyond its own because a collective ran beside it
+  // (calibration compute_slowdown_under_collective).
+  double compute_slowdown_s = 0;
   double comm_s = 0;
   double exposed_comm_s = 0;
   double comm_max_s = 0;  // the slowest rank's per-iteration comm and exposed time

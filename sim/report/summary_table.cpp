@@ -27,19 +27,26 @@ std::string summary_table(const std::vector<results::ResultRow>& rows) {
     labels.push_back(schedule_label(r));
     width = std::max(width, labels.back().size());
   }
-  std::string out = fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11} {:>11} {:>11}\n",
-                                "workload", "platform", "schedule", width, "gpus", "iter_ms", "speedup",
-                                "eff", "compute_ms", "comm_ms", "exposed_ms");
+  // The compute slowdown (interference) has a column only when some row has one.
+  const bool slowdown =
+      std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.compute_slowdown_s > 0; });
+  std::string out =
+      fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11}", "workload", "platform", "schedule",
+                  width, "gpus", "iter_ms", "speedup", "eff", "compute_ms");
+  if (slowdown) out += fmt::format(" {:>11}", "slowdown_ms");
+  out += fmt::format(" {:>11} {:>11}\n", "comm_ms", "exposed_ms");
   std::string previous;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     std::string group = r.workload + r.platform + labels[i];
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
-    out +=
-        fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f} {:>11.2f} {:>11.2f}\n",
-                    r.workload, r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup,
-                    r.efficiency, r.compute_s * 1e3, r.comm_s * 1e3, r.exposed_comm_s * 1e3);
+    out += fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f}", r.workload,
+                       r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup, r.efficiency,
+                       r.compute_s * 1e3);
+    if (slowdown)
+      out += fmt::format(" {:>11.2f}", r.compute_slowdown_s > 0 ? r.compute_slowdown_s * 1e3 : 0.0);
+    out += fmt::format(" {:>11.2f} {:>11.2f}\n", r.comm_s * 1e3, r.exposed_comm_s * 1e3);
   }
   return out;
 }

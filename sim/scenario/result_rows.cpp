@@ -37,6 +37,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.speedup = row.throughput_samples_s / (sc.batch_per_gpu / baseline.iter_time_s);
   row.efficiency = row.speedup / row.gpus;
   row.compute_s = result.compute_s;
+  row.compute_slowdown_s = result.compute_slowdown_s;
   row.comm_s = result.comm_s;
   row.exposed_comm_s = result.exposed_comm_s;
   row.comm_max_s = result.comm_max_s;

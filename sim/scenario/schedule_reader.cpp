@@ -76,6 +76,7 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
     case ScheduleKind::sgd:
       if (auto cap = s.optional_bytes("bucket_cap")) spec.bucket_cap_bytes = *cap;
       spec.overlap = s.optional_boolean("overlap").value_or(true);
+      spec.bucket_view = s.optional_boolean("bucket_view").value_or(false);
       break;
     case ScheduleKind::local_sgd:
       spec.tau = read_period(s, "tau");
@@ -108,6 +109,12 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
         s.fail("bucket_cap",
                "a periodic schedule has gradient buckets only inside islands (set island_gpus)");
       spec.bucket_cap_bytes = *cap;
+    }
+    if (auto view = s.optional_boolean("bucket_view")) {
+      if (spec.island_gpus == 1)
+        s.fail("bucket_view",
+               "a periodic schedule has gradient buckets only inside islands (set island_gpus)");
+      spec.bucket_view = *view;
     }
   }
   s.finish();

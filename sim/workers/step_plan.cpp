@@ -41,6 +41,8 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   // A loader slower than the GPU makes the step wait at its end for the next batch.
   plan.update_s += model.input_wait_s(batch, plan.step_compute_s());
   plan.weight_bytes = workload.gradient_bytes();
+  for (double bytes : plan.bucket_bytes)
+    plan.bucket_copy_s.push_back(memory_bandwidth_Bps > 0 ? 2 * bytes / memory_bandwidth_Bps : 0.0);
   if (memory_bandwidth_Bps > 0) {
     plan.apply_average_s = 4 * plan.weight_bytes / memory_bandwidth_Bps;
     plan.snapshot_s = 2 * plan.weight_bytes / memory_bandwidth_Bps;

@@ -1,7 +1,8 @@
 // What one worker computes in one training step, derived once from the workload, the compute
 // model and the bucket plan (pure: no SimGrid), so the schedules only replay it:
 //   forward (all layers), backward in segments that each end where a gradient bucket becomes
-//   ready, the optimizer update, and the DaSGD "apply the average" element-wise pass.
+//   ready, the buckets' copies, the optimizer update, and the DaSGD "apply the average" element-wise
+//   pass.
 #pragma once
 
 #include "compute/compute_model.hpp"
@@ -27,9 +28,12 @@ struct StepPlan {
   std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
   double update_s = 0;
   std::vector<double> bucket_bytes;  // in ready order
-  double weight_bytes = 0;           // one full copy of the weights (what local SGD averages)
-  double apply_average_s = 0;        // dasgd: w <- avg + (w - snapshot): 4 weight-sized streams
-  double snapshot_s = 0;             // dasgd: copy of the weights: 2 weight-sized streams
+  // Per bucket: DDP's copy of the gradients into the bucket (and of the average back), a read and
+  // a write of its bytes at the memory bandwidth; charged unless the schedule has bucket_view.
+  std::vector<double> bucket_copy_s;
+  double weight_bytes = 0;     // one full copy of the weights (what local SGD averages)
+  double apply_average_s = 0;  // dasgd: w <- avg + (w - snapshot): 4 weight-sized streams
+  double snapshot_s = 0;       // dasgd: copy of the weights: 2 weight-sized streams
 
   // The averaged payload of the periodic schedules (plan_averaging), compression included: what
   // the weight / snapshot allreduce carries, and the quantize pass before it and the dequantize

@@ -14,6 +14,9 @@ namespace {
 double now() {
   return sg4::Engine::get_clock();
 }
+// The interference load never finishes on its own: it is cancelled when the last collective in
+// flight completes (1e9 s of the GPU's speed at a bound of at most half of it).
+constexpr double kLoadSeconds = 1e9;
 }  // namespace
 
 Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
@@ -30,10 +33,48 @@ void Worker::compute(double seconds, const char* name) {
   const double t = seconds * setup_.slowdown * step_factor_;
   if (t <= 0) return;
   const double begin = now();
+  // Collectives start only in this actor, between two computes: with none in flight now, none
+  // starts before this compute ends, which then runs at full speed throughout.
+  const bool shared = collectives_in_flight_ > 0;
   // The GPU is a host whose speed is its FLOP/s: executing t x speed FLOPs takes t seconds and
-  // keeps the GPU a resource (a host speed profile can slow it down).
+  // keeps the GPU a resource (a host speed profile can slow it down, the interference load too).
   sg4::this_actor::execute(t * sg4::this_actor::get_host()->get_speed());
   record_.add(record_.compute, begin, now(), name, "compute");
+  if (shared) record_.slowed.push_back({begin, now(), std::max(0.0, now() - begin - t)});
+}
+
+// SimGrid shares a host's speed S between its executions by max-min fairness: beside a load
+// bounded at S f / (1 + f) (less than S / 2, f < 1) a compute gets S / (1 + f), exactly, from the
+// instant the load starts to the instant it is cancelled, and at full speed outside. So the
+// compute overlapped with a collective takes (1 + f) times as long, the rest its own time.
+void Worker::track_interference(const Collective& allreduce) {
+  const double f = setup_.interference;
+  // Only device-driven collectives run kernels beside the compute; host-progressed and polled
+  // ones are the rank's own calls, between its computes.
+  if (f <= 0 || comm_.options().progress != collectives::Progress::async || allreduce->pending->test())
+    return;
+  auto* host = sg4::this_actor::get_host();
+  if (collectives_in_flight_++ == 0) {
+    load_ = sg4::this_actor::exec_init(kLoadSeconds * host->get_speed());
+    load_->set_bound(host->get_speed() * f / (1 + f));
+    load_->set_name("interference");
+    load_->start();
+  }
+  allreduce->interfering = true;
+  sg4::Actor::create(fmt::format("interference{}", setup_.rank), host, [this, allreduce] {
+    sg4::Actor::self()->daemonize();
+    allreduce->pending->wait();
+    end_interference(*allreduce);
+  });
+}
+
+void Worker::end_interference(Allreduce& allreduce) {
+  if (!allreduce.interfering) return;
+  allreduce.interfering = false;
+  if (--collectives_in_flight_ == 0) {
+    load_->cancel();
+    load_ = nullptr;
+  }
 }
 
 void Worker::compute_layers(const std::vector<double>& layers_s, double total_s, const char* name) {
@@ -64,12 +105,19 @@ Worker::Collective Worker::start_allreduce(double bytes, const std::string& name
   // Device-driven collectives (NCCL) and polled ones run while the rank computes; host-progressed
   // ones (MPI on CPU ranks that make no call in between) only advance inside the wait, so they
   // start there.
-  if (comm_.options().progress != collectives::Progress::host)
+  if (comm_.options().progress != collectives::Progress::host) {
     allreduce->pending = group.start(group_rank, collectives::Op::allreduce, bytes);
+    track_interference(allreduce);
+  }
   return allreduce;
 }
 
 void Worker::wait(const Collective& allreduce) {
+  wait_for(allreduce);
+  compute(allreduce->copy_out_s, "bucket copy out");
+}
+
+void Worker::wait_for(const Collective& allreduce) {
   const double begin = now();
   if (allreduce->ring) {
     allreduce->ring->wait(allreduce->group_rank);
@@ -84,6 +132,7 @@ void Worker::wait(const Collective& allreduce) {
         allreduce->group->start(allreduce->group_rank, collectives::Op::allreduce, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
+  end_interference(*allreduce);
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
   record_.add_comm(pending.started_at(), pending.finished_at(), allreduce->name, allreduce->bytes,
                    pending.choice());
@@ -135,13 +184,20 @@ void Worker::backward_with_buckets(const schedules::BucketReady& bucket_ready) {
 Worker::Collective Worker::start(schedules::Payload payload) {
   using Kind = schedules::Payload::Kind;
   switch (payload.kind) {
-    case Kind::gradient_bucket:  // inside the island with hierarchical data parallelism
-      if (island_)
-        return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
-                               fmt::format("island allreduce bucket {}", payload.bucket), *island_,
-                               setup_.island_rank);
-      return start_allreduce(plan_.bucket_bytes[size_t(payload.bucket)],
-                             fmt::format("allreduce bucket {}", payload.bucket));
+    case Kind::gradient_bucket: {  // inside the island with hierarchical data parallelism
+      auto& group = island_ ? *island_ : comm_;
+      const auto b = size_t(payload.bucket);
+      // DDP copies the gradients into the bucket on the compute stream before the allreduce, and
+      // the average back after it; one GPU alone runs no DDP reducer.
+      const double copy_s = !schedule_.bucket_view && group.size() > 1 ? plan_.bucket_copy_s[b] : 0.0;
+      compute(copy_s, "bucket copy in");
+      auto allreduce =
+          start_allreduce(plan_.bucket_bytes[b],
+                          fmt::format("{}allreduce bucket {}", island_ ? "island " : "", payload.bucket),
+                          group, island_ ? setup_.island_rank : setup_.rank);
+      allreduce->copy_out_s = copy_s;
+      return allreduce;
+    }
     case Kind::weights:
       compute(plan_.compress_s, "quantize");
       return start_allreduce(plan_.averaged_payload_bytes, "allreduce weights");

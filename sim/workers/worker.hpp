@@ -1,7 +1,9 @@
 // The body of one worker actor (one per GPU): the SimGrid backend of the schedule engine
 // (schedules/run_schedule.hpp). It replays the StepPlan's compute as SimGrid executions, starts
 // collectives on the shared Communicator and records where its time goes; the schedule itself
-// (which collective when, what waits for what) is the engine's.
+// (which collective when, what waits for what) is the engine's. Two costs of DDP on a GPU are the
+// backend's own: the copies of the gradients into their buckets and back (unless bucket_view),
+// and the interference of collectives with compute (WorkerSetup::interference).
 #pragma once
 
 #include "collectives/communicator.hpp"
@@ -9,6 +11,8 @@
 #include "schedules/schedule_spec.hpp"
 #include "workers/step_plan.hpp"
 #include "workers/worker_record.hpp"
+
+#include <simgrid/s4u/Exec.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -24,6 +28,10 @@ struct WorkerSetup {
   double jitter_stddev = 0;  // relative; each step's compute is scaled by max(0.05, 1 + N(0, stddev))
   uint64_t seed = 1;
   int island_rank = 0;  // hierarchical data parallelism: this rank inside its island
+  // Calibration fitted.compute_slowdown_under_collective, f in [0, 1): while a device-driven
+  // collective of this rank is in flight, compute takes (1 + f) times as long (NCCL's kernels take
+  // SMs and memory bandwidth). 0: none.
+  double interference = 0;
 };
 
 class Worker {
@@ -43,6 +51,8 @@ class Worker {
     double started_at = 0;
     collectives::Communicator* group = nullptr;  // where it runs
     int group_rank = 0;                          // this rank there
+    double copy_out_s = 0;     // a gradient bucket without bucket_view: the copy back after the wait
+    bool interfering = false;  // counted in collectives_in_flight_
   };
 
   // The backend operations of schedules::ScheduleBackend.
@@ -51,7 +61,7 @@ class Worker {
   void begin_step(long step);
   void forward_backward(const schedules::BucketReady& bucket_ready);
   Collective start(schedules::Payload payload);
-  void wait(const Collective& allreduce);
+  void wait(const Collective& allreduce);  // then the bucket's copy out, if any
   void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
   void apply_gradients(bool averaged);
   void average_weights();  // the average arrives with the allreduce; only a dequantize pass
@@ -70,6 +80,11 @@ class Worker {
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
   void backward_with_buckets(const schedules::BucketReady& bucket_ready);
   void poll();
+  void wait_for(const Collective& allreduce);
+  // Interference: a collective just started on this GPU, counted in flight until it completes
+  // (noticed by a helper actor, or by this rank's wait if it runs first).
+  void track_interference(const Collective& allreduce);
+  void end_interference(Allreduce& allreduce);
   // An allreduce over `group` (comm_ or the island's), in which this rank is `group_rank`.
   Collective start_allreduce(double bytes, const std::string& name, collectives::Communicator& group,
                              int group_rank);
@@ -90,6 +105,10 @@ class Worker {
   double polled_until_ = 0;
   std::vector<Collective> rings_in_flight_;  // polled_rounds: started, not yet waited for
   double step_factor_ = 1;
+  // Interference: this rank's device-driven collectives in flight, and while there are any, a
+  // background load on the GPU host that leaves compute 1 / (1 + f) of its speed.
+  int collectives_in_flight_ = 0;
+  simgrid::s4u::ExecPtr load_;
 };
 
 }  // namespace dasim::workers

@@ -34,4 +34,13 @@ double covered_length(std::vector<Interval> intervals, double from, double to) {
   return total;
 }
 
+double slowdown_in(const std::vector<SlowedCompute>& slowed, double from, double to) {
+  double total = 0;
+  for (const auto& s : slowed) {
+    const double inside = std::min(s.end, to) - std::max(s.begin, from);
+    if (inside > 0) total += s.extra_s * inside / (s.end - s.begin);
+  }
+  return total;
+}
+
 }  // namespace dasim::workers

@@ -23,9 +23,18 @@ struct TraceEvent {
   std::string algorithm;
 };
 
+// Compute that ran while a collective of the rank was in flight (interference): its interval and
+// the time it took beyond its own duration.
+struct SlowedCompute {
+  double begin = 0;
+  double end = 0;
+  double extra_s = 0;
+};
+
 struct WorkerRecord {
   std::vector<double> iteration_end_s;  // one per iteration, warm-up included
-  std::vector<Interval> compute;
+  std::vector<Interval> compute;        // slowed compute included
+  std::vector<SlowedCompute> slowed;
   std::vector<Interval> comm;  // collective in flight (start -> this rank's completion)
   std::vector<Interval> wait;
   bool trace = false;
@@ -40,5 +49,7 @@ struct WorkerRecord {
 
 // Total length of `intervals` inside [from, to], overlaps counted once.
 double covered_length(std::vector<Interval> intervals, double from, double to);
+// The extra time of `slowed` inside [from, to]; an interval the window cuts counts its share.
+double slowdown_in(const std::vector<SlowedCompute>& slowed, double from, double to);
 
 }  // namespace dasim::workers

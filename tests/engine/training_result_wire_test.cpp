@@ -13,6 +13,7 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   TrainingResult r;
   r.iter_time_s = 0.1 + 0.2;  // not representable exactly: shortest round-trip form needed
   r.compute_s = std::nextafter(1.0, 2.0);
+  r.compute_slowdown_s = 0.1 / 3.0;
   r.comm_s = 1e-300;
   r.exposed_comm_s = 123456789.123456789;
   r.step_compute_s = 1.0 / 3.0;
@@ -26,6 +27,7 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   const TrainingResult back = training_result_from_wire(to_wire(r));
   EXPECT_EQ(back.iter_time_s, r.iter_time_s);
   EXPECT_EQ(back.compute_s, r.compute_s);
+  EXPECT_EQ(back.compute_slowdown_s, r.compute_slowdown_s);
   EXPECT_EQ(back.comm_s, r.comm_s);
   EXPECT_EQ(back.exposed_comm_s, r.exposed_comm_s);
   EXPECT_EQ(back.comm_max_s, r.comm_max_s);

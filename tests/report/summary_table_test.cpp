@@ -33,3 +33,25 @@ TEST(SummaryTable, OneLinePerRowInMilliseconds) {
       std::string::npos)
       << table;
 }
+
+TEST(SummaryTable, ShowsTheComputeSlowdownWhenARowHasOne) {
+  results::ResultRow r;
+  r.workload = "resnet50";
+  r.platform = "flat-100gbe-64";
+  r.schedule = "sgd";
+  r.gpus = 8;
+  r.iter_time_s = 0.112;
+  r.speedup = 7.8;
+  r.efficiency = 0.976;
+  r.compute_s = 0.111;
+  r.compute_slowdown_s = 0.0015;
+  r.comm_s = 0.015;
+  r.exposed_comm_s = 0.001;
+  results::ResultRow none = r;  // not known (NaN) or none: no column, 0.00 beside a row with one
+  none.compute_slowdown_s = results::ResultRow{}.compute_slowdown_s;
+  EXPECT_EQ(report::summary_table({none}).find("slowdown_ms"), std::string::npos);
+  const std::string table = report::summary_table({r, none});
+  EXPECT_NE(table.find("compute_ms slowdown_ms     comm_ms  exposed_ms\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("     111.00        1.50       15.00        1.00\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("     111.00        0.00       15.00        1.00\n"), std::string::npos) << table;
+}

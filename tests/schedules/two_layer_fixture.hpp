@@ -68,10 +68,13 @@ inline double ring(int p, double bytes, double link_Bps = 12.5e9) {
   return 2.0 * (p - 1) / p * bytes / link_Bps + 2.0 * (p - 1) * 2e-6;
 }
 
+// The closed forms of the communication leave DDP's bucket copies out (bucket_view, as the
+// trainers allreduce the gradients in place); bucket_copies_test.cpp puts them back.
 inline schedules::ScheduleSpec sgd(bool overlap, double cap = 25.0 * 1024 * 1024) {
   schedules::ScheduleSpec s;
   s.overlap = overlap;
   s.bucket_cap_bytes = cap;
+  s.bucket_view = true;
   return s;
 }
 
@@ -80,6 +83,7 @@ inline schedules::ScheduleSpec periodic(schedules::ScheduleKind kind, int tau, i
   s.kind = kind;
   s.tau = tau;
   s.delay = delay;
+  s.bucket_view = true;  // with islands
   return s;
 }
 
