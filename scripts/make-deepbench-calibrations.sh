@@ -23,6 +23,7 @@ OUT=$(pwd)/platforms/calibration
 PY=/usr/bin/python3
 COMMIT=da81ba7820739e2e506dc27f382d15be5479f98f
 REPO=github.com/baidu-research/DeepBench
+INTERFERENCE="Lee et al., 'Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications', arXiv 2507.03114 (2025), abstract: overlapping computation and communication 'can result in an average computational slowdown of 18.9%, with a maximum of 40.0%' against compute alone, measured on 4x A100, H100, MI250 and MI210 with GPT and LLaMA models"
 
 check_blob() {  # FILE EXPECTED_GIT_BLOB_ID
   local id
@@ -54,6 +55,7 @@ convert "$V100" \
   --source-repo "$REPO" --source-commit "$COMMIT" --source-path results/train/DeepBench_NV_V100.xlsx \
   --memory-bandwidth 810.02e9 \
   --memory-bandwidth-source "measured on a Tesla V100-SXM2-32GB (same 900 GB/s HBM2 as the 16 GB module; University of Bielefeld GPU cluster, CUDA 11.6): cuBLAS saxpy over 2^20*200 floats, 3 x 4 bytes per element, best of 10, 754.39 GiB/s = 810.02 GB/s (90% of 900 GB/s); github.com/pc2/GPUInspector.jl @ 83ce4ac3476e1afe96aa89a6a4e8adb723559087, docs/src/devices/v100_sxm2.md, 'memory_bandwidth_saxpy(; size=2^20*200)'; the same page's memcpy figure is 775.57 GB/s. Not measured by DeepBench; a different machine and software than the kernel times" \
+  --compute-slowdown 0.189 --compute-slowdown-source "$INTERFERENCE; not measured on a V100 (assumed the same: NCCL kernels take SMs and HBM bandwidth there too)" \
   --launch-overhead 8e-6 \
   --launch-overhead-source "DeepBench results/train/DeepBench_NV_V100.xlsx @ $COMMIT, sheet 'Results - FP16 ip, Mixed math', rows 138, 139, 148 and 149 (GEMM M = 512 and 1024, N = 16, K = 512): 0.008 ms per call, the smallest time of the workbook (sheet 'Results FP32': 0.010 ms, row 138). DeepBench times 400 back-to-back cublasGemmEx calls between two synchronizations, so this is the per-call floor of launch + a tiny kernel, an upper bound on the launch overhead" \
   --note "Measured kernel times published by Baidu DeepBench (cuBLAS / cuDNN 7.6.2, CUDA 10.1.243, driver 418.67, on a DGX-1), converted by dasim_analysis calibrate-from-published. Convolution rows are batch 4-32 (mostly 8 and 16); fp16 is 16-bit inputs with tensor cores (FP32 accumulate). memory_bandwidth_Bps and launch_overhead_s are not DeepBench numbers: see sources. docs/calibration.md describes the fitting." \
@@ -72,6 +74,7 @@ convert "$P100" \
   --source-repo "$REPO" --source-commit "$COMMIT" --source-path results/train/DeepBench_NV_P100.xlsx \
   --memory-bandwidth 658.8e9 \
   --memory-bandwidth-source "not measured: no published measurement of a P100 PCIe's achieved HBM2 bandwidth could be found and checked. Datasheet 732 GB/s (NVIDIA Tesla P100 PCIe 16 GB; the 12 GB card has 549 GB/s and DeepBench does not record which it used) x 0.90, the fraction of its 900 GB/s that the V100 SXM2 saxpy measurement reaches (810.02 GB/s, github.com/pc2/GPUInspector.jl @ 83ce4ac3476e1afe96aa89a6a4e8adb723559087, docs/src/devices/v100_sxm2.md); an assumption, likely optimistic for first-generation HBM2" \
+  --compute-slowdown 0.189 --compute-slowdown-source "$INTERFERENCE; not measured on a P100 (assumed the same: NCCL kernels take SMs and HBM bandwidth there too)" \
   --launch-overhead 11e-6 \
   --launch-overhead-source "DeepBench results/train/DeepBench_NV_P100.xlsx @ $COMMIT, sheet 'Results FP32', rows 147, 148, 157 and 167 (GEMM M = 512 and 1024, N = 16 and 32, K = 512): 0.011 ms per call, the smallest time of the workbook (the pseudo-FP16 sheet has the same). DeepBench times 400 back-to-back cublasGemmEx calls between two synchronizations, so this is the per-call floor of launch + a tiny kernel, an upper bound on the launch overhead" \
   --note "Measured kernel times published by Baidu DeepBench (cuBLAS / cuDNN 6.0.21, CUDA 8.0.88, driver 375.66), converted by dasim_analysis calibrate-from-published. The PCIe card is inferred (see sources.device). Convolution rows are batch 4-32 (mostly 8 and 16); fp16 here is DeepBench's pseudo-FP16: 16-bit inputs, 32-bit multiplication and addition. memory_bandwidth_Bps and launch_overhead_s are not DeepBench numbers: see sources. docs/calibration.md describes the fitting." \

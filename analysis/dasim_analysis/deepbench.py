@@ -112,6 +112,11 @@ def parse_arguments(argv, prog):
     parser.add_argument("--launch-overhead", required=True, type=float, metavar="S",
                         help="fitted.launch_overhead_s (seconds)")
     parser.add_argument("--launch-overhead-source", required=True, metavar="TEXT")
+    # Not in DeepBench either (it times kernels alone): a published measurement of compute slowed by
+    # concurrent collectives, with its source; absent means no interference.
+    parser.add_argument("--compute-slowdown", type=float, metavar="F",
+                        help="fitted.compute_slowdown_under_collective, in [0, 1)")
+    parser.add_argument("--compute-slowdown-source", metavar="TEXT")
     parser.add_argument("--note", help="a note kept at the top of the file")
     parser.add_argument("--out", required=True, help="the calibration file to write")
     args = parser.parse_args(argv)
@@ -144,6 +149,11 @@ def check_arguments(args):
         fail(f"--memory-bandwidth: expected bytes per second > 0, got {args.memory_bandwidth}")
     if not (math.isfinite(args.launch_overhead) and 0 <= args.launch_overhead < 1):
         fail(f"--launch-overhead: expected seconds in [0, 1), got {args.launch_overhead}")
+    if args.compute_slowdown is not None:
+        if not (math.isfinite(args.compute_slowdown) and 0 <= args.compute_slowdown < 1):
+            fail(f"--compute-slowdown: expected a fraction in [0, 1), got {args.compute_slowdown}")
+        if not args.compute_slowdown_source:
+            fail("--compute-slowdown-source: required with --compute-slowdown (where the number comes from)")
     if not args.device_name.strip():
         fail("--device-name: expected a non-empty name")
 
@@ -464,6 +474,8 @@ def convert(args, argv):
 
     sources["fitted.memory_bandwidth_Bps"] = args.memory_bandwidth_source
     sources["fitted.launch_overhead_s"] = args.launch_overhead_source
+    if args.compute_slowdown is not None:
+        sources["fitted.compute_slowdown_under_collective"] = args.compute_slowdown_source
     sources["per_shape"] = (
         f"{publication}, the '{CONV_SECTION}' section of sheet(s) "
         + ", ".join(f"'{s.name}' ({s.precision})" for s in sheets) +
@@ -496,6 +508,8 @@ def convert(args, argv):
             "efficiency_curves": {p: curves[p] for p in PRECISIONS if p in curves},
             "memory_bandwidth_Bps": args.memory_bandwidth,
             "launch_overhead_s": args.launch_overhead,
+            **({"compute_slowdown_under_collective": args.compute_slowdown}
+               if args.compute_slowdown is not None else {}),
         },
         "per_shape": per_shape_list,
         "measurements": measurements,

@@ -123,4 +123,8 @@ expect_refusal "--sheet 'Results FP32=fp64': unknown precision 'fp64' (expected 
   "$FIXTURE" --sheet "Results FP32=fp64"
 expect_refusal "--sheet: no sheet is fp32 (a calibration needs fitted.flops.fp32)" \
   "$FIXTURE" --sheet "Results - FP16 ip, Mixed math=fp16"
+expect_refusal "--compute-slowdown: expected a fraction in [0, 1), got 1.0" \
+  "$FIXTURE" --sheet "Results FP32=fp32" --compute-slowdown 1 --compute-slowdown-source "x"
+expect_refusal "--compute-slowdown-source: required with --compute-slowdown (where the number comes from)" \
+  "$FIXTURE" --sheet "Results FP32=fp32" --compute-slowdown 0.2
 echo "PASS deepbench_converter"
