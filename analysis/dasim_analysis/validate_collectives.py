@@ -10,20 +10,19 @@ listed case that now meets its target also exits 1: the list must say what is tr
 import argparse
 import csv
 import io
-import json
 import os
 import subprocess
 
 from .errors import EXIT_FAILURE, fail
 from .fidelity_common import DEFAULT_BIN_DIR
 from .files import write_json, write_text
+from .validation_cases import case_paths, csv_text, expect, finish, load_disagreements, read_case
 
 CASE_KEYS = {"id", "class", "platform", "nodes", "gpus_per_node", "op", "algorithm", "bytes",
              "quantity", "published", "as_printed", "source", "where", "nccl_version", "notes"}
 OPS = {"allreduce", "all_gather", "reduce_scatter", "broadcast"}
 ALGORITHMS = {"auto", "ring", "tree", "nvls"}
 QUANTITIES = {"busbw_GBps": "busbw_GBps", "time_us": "time_us"}  # case quantity -> csv column
-DISAGREEMENTS_FILE = "known-disagreements.json"
 
 # Targets (issue 17): one node within 10%; across nodes a ring within 5%, a tree within 10%. A case
 # whose algorithm is auto is held to the target of the algorithm dasim chose for it.
@@ -37,23 +36,8 @@ def target_pct(case, algorithm_used):
     return MULTI_NODE_TARGET_PCT.get(algorithm_used.split("/")[0], 10.0)
 
 
-def expect(condition, path, what):
-    if not condition:
-        fail(f"{path}: {what}")
-
-
 def load_case(path):
-    try:
-        with open(path) as f:
-            case = json.load(f)
-    except OSError as error:
-        fail(f"{path}: cannot read: {error.strerror}")
-    except json.JSONDecodeError as error:
-        fail(f"{path}: not JSON ({error.msg} at line {error.lineno})")
-    expect(isinstance(case, dict), path, "expected an object")
-    missing, unknown = CASE_KEYS - case.keys(), case.keys() - CASE_KEYS
-    expect(not missing, path, f"missing keys {', '.join(sorted(missing))}")
-    expect(not unknown, path, f"unknown keys {', '.join(sorted(unknown))}")
+    case = read_case(path, CASE_KEYS)
     for key in ("nodes", "gpus_per_node", "bytes"):
         expect(isinstance(case[key], int) and case[key] > 0, f"{path}: {key}", "expected a positive integer")
     expect(case["op"] in OPS, f"{path}: op", f"expected one of {', '.join(sorted(OPS))}")
@@ -70,33 +54,11 @@ def load_case(path):
 
 
 def load_cases(directory):
-    if not os.path.isdir(directory):
-        fail(f"{directory}: not a folder of validation cases")
-    names = sorted(n for n in os.listdir(directory) if n.endswith(".json") and n != DISAGREEMENTS_FILE)
-    if not names:
-        fail(f"{directory}: no case files (*.json)")
-    cases = [load_case(os.path.join(directory, n)) for n in names]
+    cases = [load_case(path) for path in case_paths(directory)]
     ids = [c["id"] for c in cases]
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
     expect(not duplicated, directory, f"case ids used twice: {', '.join(duplicated)}")
     return cases
-
-
-def load_disagreements(directory, cases):
-    path = os.path.join(directory, DISAGREEMENTS_FILE)
-    if not os.path.exists(path):
-        return {}
-    try:
-        with open(path) as f:
-            listed = json.load(f)
-    except (OSError, json.JSONDecodeError) as error:
-        fail(f"{path}: cannot read as JSON: {error}")
-    expect(isinstance(listed, dict), path, "expected an object: case id -> cause")
-    known = {c["id"] for c in cases}
-    for case_id, cause in listed.items():
-        expect(case_id in known, f"{path}: {case_id}", "no case has this id")
-        expect(isinstance(cause, str) and cause.strip(), f"{path}: {case_id}", "expected the cause as text")
-    return listed
 
 
 def predict(dasim, case):
@@ -154,14 +116,6 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def csv_text(rows):
-    stream = io.StringIO()
-    writer = csv.DictWriter(stream, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return stream.getvalue()
-
-
 def parse(argv, prog):
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
@@ -182,12 +136,8 @@ def main(argv, prog):
     print(table_text(rows))
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        write_text(os.path.join(args.out, "collectives.csv"), csv_text(rows))
+        write_text(os.path.join(args.out, "collectives.csv"), csv_text(rows, COLUMNS))
         write_text(os.path.join(args.out, "collectives.md"), markdown(rows))
         write_json(os.path.join(args.out, "collectives.json"), rows)
-    met = sum(r["verdict"] == "within target" for r in rows)
-    known = sum(r["verdict"] == "known disagreement" for r in rows)
-    bad = len(rows) - met - known
-    print(f"\n{len(rows)} cases: {met} within target, {known} known disagreements, {bad} to look at")
-    if bad:
-        raise SystemExit(EXIT_FAILURE)
+    print()
+    finish(rows)

@@ -9,8 +9,6 @@ target also exits 1: the list must say what is true today. The median is reporte
 """
 
 import argparse
-import csv
-import io
 import json
 import os
 import statistics
@@ -19,6 +17,7 @@ import subprocess
 from .errors import EXIT_FAILURE, fail
 from .fidelity_common import DEFAULT_BIN_DIR
 from .files import format_cell, write_json, write_text
+from .validation_cases import case_paths, csv_text, expect, finish, load_disagreements, read_case
 
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
@@ -35,16 +34,10 @@ TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes
 STEP_KEYS = ("batch", "step_s", "throughput_samples_s")
 STEP_DETAIL_KEYS = ("forward_s", "backward_s", "update_s", "overhead_s", "input_wait_s", "compute_precision",
                     "fell_back_to_fp32")
-DISAGREEMENTS_FILE = "known-disagreements.json"
 
 # Targets (issue 16).
 CASE_TARGET_PCT = 20.0
 MEDIAN_TARGET_PCT = 10.0
-
-
-def expect(condition, path, what):
-    if not condition:
-        fail(f"{path}: {what}")
 
 
 def is_int(value):
@@ -56,17 +49,7 @@ def is_number(value):
 
 
 def load_case(path):
-    try:
-        with open(path) as f:
-            case = json.load(f)
-    except OSError as error:
-        fail(f"{path}: cannot read: {error.strerror}")
-    except json.JSONDecodeError as error:
-        fail(f"{path}: not JSON ({error.msg} at line {error.lineno})")
-    expect(isinstance(case, dict), path, "expected an object")
-    missing, unknown = CASE_KEYS - case.keys(), case.keys() - CASE_KEYS
-    expect(not missing, path, f"missing keys {', '.join(sorted(missing))}")
-    expect(not unknown, path, f"unknown keys {', '.join(sorted(unknown))}")
+    case = read_case(path, CASE_KEYS)
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
@@ -99,30 +82,8 @@ def load_case(path):
 
 
 def load_cases(directory):
-    if not os.path.isdir(directory):
-        fail(f"{directory}: not a folder of validation cases")
-    names = sorted(n for n in os.listdir(directory) if n.endswith(".json") and n != DISAGREEMENTS_FILE)
-    if not names:
-        fail(f"{directory}: no case files (*.json)")
-    cases = [load_case(os.path.join(directory, n)) for n in names]
+    cases = [load_case(path) for path in case_paths(directory)]
     return cases  # ids are unique: each is its file's name
-
-
-def load_disagreements(directory, cases):
-    path = os.path.join(directory, DISAGREEMENTS_FILE)
-    if not os.path.exists(path):
-        return {}
-    try:
-        with open(path) as f:
-            listed = json.load(f)
-    except (OSError, json.JSONDecodeError) as error:
-        fail(f"{path}: cannot read as JSON: {error}")
-    expect(isinstance(listed, dict), path, "expected an object: case id -> cause")
-    known = {c["id"] for c in cases}
-    for case_id, cause in listed.items():
-        expect(case_id in known, f"{path}: {case_id}", "no case has this id")
-        expect(isinstance(cause, str) and cause.strip(), f"{path}: {case_id}", "expected the cause as text")
-    return listed
 
 
 def command_for(dasim, case):
@@ -227,14 +188,6 @@ def markdown(rows, s):
     return "\n".join(lines) + "\n\n" + summary_text(s) + "\n"
 
 
-def csv_text(rows):
-    stream = io.StringIO()
-    writer = csv.DictWriter(stream, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({k: format_cell(v) for k, v in r.items()} for r in rows)
-    return stream.getvalue()
-
-
 def parse(argv, prog):
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
@@ -256,13 +209,8 @@ def main(argv, prog):
     print(table_text(rows))
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        write_text(os.path.join(args.out, "compute.csv"), csv_text(rows))
+        write_text(os.path.join(args.out, "compute.csv"), csv_text(rows, COLUMNS, format_cell))
         write_text(os.path.join(args.out, "compute.md"), markdown(rows, totals))
         write_json(os.path.join(args.out, "compute.json"), {"summary": totals, "cases": rows})
-    met = sum(r["verdict"] == "within target" for r in rows)
-    known = sum(r["verdict"] == "known disagreement" for r in rows)
-    bad = len(rows) - met - known
     print(f"\n{summary_text(totals)}")
-    print(f"{len(rows)} cases: {met} within target, {known} known disagreements, {bad} to look at")
-    if bad:
-        raise SystemExit(EXIT_FAILURE)
+    finish(rows)

@@ -1,0 +1,80 @@
+"""What the validation runners (validate_collectives, validate_compute) share: reading a folder of
+published cases, each one JSON file with exactly the keys its class defines, the list of known
+disagreements with their causes, the CSV of the comparison, and the verdict that decides the exit
+status (a case outside its target that nobody explained, or one listed but now within, fails)."""
+
+import csv
+import io
+import json
+import os
+
+from .errors import EXIT_FAILURE, fail
+
+DISAGREEMENTS_FILE = "known-disagreements.json"
+WITHIN = "within target"
+KNOWN = "known disagreement"
+
+
+def expect(condition, path, what):
+    if not condition:
+        fail(f"{path}: {what}")
+
+
+def read_case(path, keys):
+    """The case object of `path`, refused (one line, exit 2) unless it has exactly `keys`."""
+    try:
+        with open(path) as f:
+            case = json.load(f)
+    except OSError as error:
+        fail(f"{path}: cannot read: {error.strerror}")
+    except json.JSONDecodeError as error:
+        fail(f"{path}: not JSON ({error.msg} at line {error.lineno})")
+    expect(isinstance(case, dict), path, "expected an object")
+    missing, unknown = keys - case.keys(), case.keys() - keys
+    expect(not missing, path, f"missing keys {', '.join(sorted(missing))}")
+    expect(not unknown, path, f"unknown keys {', '.join(sorted(unknown))}")
+    return case
+
+
+def case_paths(directory):
+    if not os.path.isdir(directory):
+        fail(f"{directory}: not a folder of validation cases")
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".json") and n != DISAGREEMENTS_FILE)
+    if not names:
+        fail(f"{directory}: no case files (*.json)")
+    return [os.path.join(directory, n) for n in names]
+
+
+def load_disagreements(directory, cases):
+    path = os.path.join(directory, DISAGREEMENTS_FILE)
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as f:
+            listed = json.load(f)
+    except (OSError, json.JSONDecodeError) as error:
+        fail(f"{path}: cannot read as JSON: {error}")
+    expect(isinstance(listed, dict), path, "expected an object: case id -> cause")
+    known = {c["id"] for c in cases}
+    for case_id, cause in listed.items():
+        expect(case_id in known, f"{path}: {case_id}", "no case has this id")
+        expect(isinstance(cause, str) and cause.strip(), f"{path}: {case_id}", "expected the cause as text")
+    return listed
+
+
+def csv_text(rows, columns, cell=lambda value: value):
+    stream = io.StringIO()
+    writer = csv.DictWriter(stream, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: cell(v) for k, v in r.items()} for r in rows)
+    return stream.getvalue()
+
+
+def finish(rows):
+    """Prints the verdict counts; exits 1 when a case is neither within target nor explained."""
+    met = sum(r["verdict"] == WITHIN for r in rows)
+    known = sum(r["verdict"] == KNOWN for r in rows)
+    bad = len(rows) - met - known
+    print(f"{len(rows)} cases: {met} within target, {known} known disagreements, {bad} to look at")
+    if bad:
+        raise SystemExit(EXIT_FAILURE)
