@@ -1,9 +1,11 @@
-// `dasim calibrate --device cuda|cpu [--quick] --out FILE`: runs the kernel microbenchmarks of
-// kernels/ and writes a calibration file for the compute model. Progress goes to stderr.
+// `dasim calibrate --device cuda|cpu [--quick] [--batches LIST] [--time-budget S] --out FILE`: runs
+// the kernel microbenchmarks of kernels/ and writes a calibration file for the compute model.
+// Progress goes to stderr.
 #include "commands.hpp"
 #include "kernels/calibrate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <memory>
@@ -14,12 +16,17 @@ namespace {
 struct CalibrateArgs {
   std::string device;
   bool quick = false;
+  std::vector<int> batches;
+  double time_budget_s = 0;
   std::string out;
 };
 
 std::string command_line(const CalibrateArgs& args) {
-  return fmt::format("dasim calibrate --device {}{} --out {}", args.device, args.quick ? " --quick" : "",
-                     args.out);
+  std::string extra;
+  if (!args.batches.empty()) extra += fmt::format(" --batches {}", fmt::join(args.batches, ","));
+  if (args.time_budget_s > 0) extra += fmt::format(" --time-budget {}", args.time_budget_s);
+  return fmt::format("dasim calibrate --device {}{}{} --out {}", args.device, args.quick ? " --quick" : "",
+                     extra, args.out);
 }
 }  // namespace
 
@@ -29,11 +36,22 @@ void add_calibrate_command(CLI::App& app) {
       "calibrate", "Measure GEMM/conv/memory/communication kernels and write a calibration file");
   cmd->add_option("--device", args->device, "cpu or cuda")->required()->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_flag("--quick", args->quick, "small sizes and few repetitions (seconds; for tests)");
+  cmd->add_option("--batches", args->batches,
+                  "batches of the per-shape conv and GEMM times, e.g. 64,256 (default cpu 32, cuda "
+                  "32,64,128,256; --quick 1 / 1,8)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--time-budget", args->time_budget_s,
+                  "seconds after which no further optional benchmark starts (the skipped ones are listed "
+                  "in the file's sources; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--out", args->out, "calibration JSON to write")->required();
   cmd->callback([args] {
     kernels::CalibrateRequest request;
     request.device = args->device;
     request.quick = args->quick;
+    request.batches = args->batches;
+    request.time_budget_s = args->time_budget_s;
     request.out = args->out;
     request.command_line = command_line(*args);
     std::error_code ec;

@@ -2,6 +2,7 @@
 // denormals slow the BLAS down and runs are repeatable.
 #include "cpu_suite.hpp"
 
+#include "efficiency_fit.hpp"
 #include "im2col_conv.hpp"
 #include "mpi_allreduce.hpp"
 #include "workload/shape_key.hpp"
@@ -34,6 +35,7 @@ Measurement measure_sgemm(int m, int n, int k, int warmup, int reps, const std::
   out.kind = "gemm";
   out.params = {{"m", m}, {"n", n}, {"k", k}, {"library", "cblas_sgemm"}};
   out.flops = 2.0 * m * n * k;
+  out.kernel_class = "gemm";
   out.stats = time_repeated(
       [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
@@ -100,9 +102,9 @@ DeviceInfo cpu_device_info() {
 
 namespace {
 
-void run_conv_shapes(const SuiteOptions& options, SuiteResult& result) {
+void run_conv_shapes(const SuiteOptions& options, int batch, SuiteResult& result) {
   for (const auto& shape : options.shapes.convs) {
-    ConvGeometry g{shape, options.batch};
+    ConvGeometry g{shape, batch};
     check_geometry(g);
     std::string key = workload::conv_shape_key(shape);
     options.say(fmt::format("conv {} batch {}", key, g.batch));
@@ -124,6 +126,7 @@ void run_conv_shapes(const SuiteOptions& options, SuiteResult& result) {
       m.kind = pass.kind;
       m.params = {{"key", key}, {"batch", g.batch}, {"algorithm", "im2col+cblas_sgemm"}};
       m.flops = g.flops();
+      m.kernel_class = conv_kernel_class(shape, pass.kind);
       m.stats = time_repeated(pass.fn, options.warmup, options.reps);
       result.per_shape.push_back({pass.kind, key, g.batch, "fp32", m.stats.median_s});
       result.measurements.push_back(std::move(m));
@@ -131,16 +134,16 @@ void run_conv_shapes(const SuiteOptions& options, SuiteResult& result) {
   }
 }
 
-void run_gemm_shapes(const SuiteOptions& options, SuiteResult& result) {
+void run_gemm_shapes(const SuiteOptions& options, int batch, SuiteResult& result) {
   for (const auto& shape : options.shapes.gemms) {
     std::string key = workload::gemm_shape_key(shape);
-    int m = static_cast<int>(shape.rows_per_sample * options.batch);
-    options.say(fmt::format("gemm {} batch {}", key, options.batch));
+    int m = static_cast<int>(shape.rows_per_sample * batch);
+    options.say(fmt::format("gemm {} batch {}", key, batch));
     Measurement meas = measure_sgemm(m, static_cast<int>(shape.n), static_cast<int>(shape.k), options.warmup,
-                                     options.reps, fmt::format("sgemm_{}_b{}", key, options.batch));
+                                     options.reps, fmt::format("sgemm_{}_b{}", key, batch));
     meas.params["key"] = key;
-    meas.params["batch"] = options.batch;
-    result.per_shape.push_back({"gemm", key, options.batch, "fp32", meas.stats.median_s});
+    meas.params["batch"] = batch;
+    result.per_shape.push_back({"gemm", key, batch, "fp32", meas.stats.median_s});
     result.measurements.push_back(std::move(meas));
   }
 }
@@ -156,8 +159,8 @@ SuiteResult run_cpu_suite(const SuiteOptions& options) {
     result.measurements.push_back(
         measure_sgemm(size, size, size, options.warmup, options.reps, fmt::format("sgemm_square_{}", size)));
   }
-  run_gemm_shapes(options, result);
-  run_conv_shapes(options, result);
+  for (int batch : options.batches) run_gemm_shapes(options, batch, result);
+  for (int batch : options.batches) run_conv_shapes(options, batch, result);
   size_t triad_elements = options.quick ? (size_t{1} << 21) : (size_t{1} << 24);  // 48 MiB / 384 MiB in total
   options.say(fmt::format("triad {} doubles", triad_elements));
   result.measurements.push_back(measure_triad(triad_elements, options.warmup, std::max(options.reps, 5)));

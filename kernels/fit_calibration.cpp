@@ -2,9 +2,11 @@
 #include "fit_calibration.hpp"
 
 #include "common/errors.hpp"
+#include "efficiency_fit.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 namespace dasim::kernels {
@@ -38,7 +40,27 @@ bool is_bandwidth(const std::string& kind) {
 
 }  // namespace
 
-calibration::Fitted fit_calibration(const std::vector<Measurement>& measurements) {
+double collective_slowdown(double t_alone_s, double t_with_s) {
+  if (!(t_alone_s > 0)) return 0;
+  return std::clamp(t_with_s / t_alone_s - 1, 0.0, 0.99);
+}
+
+std::optional<SlowdownFit> fit_collective_slowdown(const std::vector<Measurement>& measurements) {
+  for (const char* precision : {"fp16", "fp32"}) {
+    const Measurement *alone = nullptr, *with = nullptr;
+    for (const auto& m : measurements) {
+      if (m.precision != precision) continue;
+      if (m.kind == "interference_gemm_alone" && !alone) alone = &m;
+      if (m.kind == "interference_gemm_with_allreduce" && !with) with = &m;
+    }
+    if (alone && with && alone->stats.median_s > 0)
+      return SlowdownFit{precision, alone->stats.median_s, with->stats.median_s,
+                         collective_slowdown(alone->stats.median_s, with->stats.median_s)};
+  }
+  return std::nullopt;
+}
+
+FitResult fit_measurements(const std::vector<Measurement>& measurements) {
   std::map<std::string, double> best_flops_s;
   double bandwidth_Bps = 0, launch_s = -1;
   for (const auto& m : measurements) {
@@ -56,14 +78,30 @@ calibration::Fitted fit_calibration(const std::vector<Measurement>& measurements
     if (m.kind == "gemm") gemm_points.emplace_back(m.flops, m.flops_s());
     if (is_conv(m.kind)) conv_points.emplace_back(m.flops, m.flops_s());
   }
-  calibration::Fitted fitted;
+  FitResult out;
+  calibration::Fitted& fitted = out.fitted;
   for (const auto& [precision, rate] : best_flops_s)
     if (rate > 0) fitted.flops[precision] = rate;
   fitted.gemm_efficiency = efficiency_curve(gemm_points, peak);
   fitted.conv_efficiency = efficiency_curve(conv_points, peak);
   fitted.memory_bandwidth_Bps = bandwidth_Bps;
   fitted.launch_overhead_s = launch_s;
-  return fitted;
+  CurveFit curves = fit_efficiency_curves(measurements, fitted.flops, bandwidth_Bps);
+  fitted.efficiency_curves = std::move(curves.curves);
+  out.sources = std::move(curves.sources);
+  if (auto slowdown = fit_collective_slowdown(measurements)) {
+    fitted.compute_slowdown_under_collective = slowdown->slowdown;
+    out.sources["fitted.compute_slowdown_under_collective"] = fmt::format(
+        "{} GEMM (kind interference_gemm_*): median {:.6g} s alone, {:.6g} s while an NCCL allreduce ran on "
+        "another stream of the same GPU: {:.6g} / {:.6g} - 1 = {:.4g}, clamped to [0, 0.99]",
+        slowdown->precision, slowdown->alone_s, slowdown->with_s, slowdown->with_s, slowdown->alone_s,
+        slowdown->with_s / slowdown->alone_s - 1);
+  }
+  return out;
+}
+
+calibration::Fitted fit_calibration(const std::vector<Measurement>& measurements) {
+  return fit_measurements(measurements).fitted;
 }
 
 }  // namespace dasim::kernels

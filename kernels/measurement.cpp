@@ -11,6 +11,7 @@ nlohmann::json to_json(const Measurement& m) {
     out["flops"] = m.flops;
     out["flops_s"] = m.flops_s();
   }
+  if (!m.kernel_class.empty()) out["kernel_class"] = m.kernel_class;
   if (m.bytes > 0) {
     out["bytes"] = m.bytes;
     out["bandwidth_Bps"] = m.bandwidth_Bps();

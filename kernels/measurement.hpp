@@ -14,12 +14,16 @@ namespace dasim::kernels {
 struct Measurement {
   std::string name;  // unique within a file, e.g. "sgemm_m1024_n1024_k1024"
   std::string
-      kind;  // gemm | conv_fwd | conv_bwd_data | conv_bwd_filter | triad | launch | allreduce | memcpy ...
+      kind;  // gemm | conv_fwd | conv_bwd_data | conv_bwd_filter | triad | launch | allreduce | memcpy |
+             // bn_relu_fused | bn_relu_unfused | interference_gemm_alone | ... (docs/calibration.md)
   nlohmann::json params = nlohmann::json::object();
   Stats stats;
   double flops = 0;  // FLOPs per call (multiply-add = 2); 0 when not a compute kernel
   double bytes = 0;  // bytes moved per call; 0 when not a memory / comm benchmark
   std::string precision = "fp32";
+  // GEMM-like kernels: the compute model's kernel class (calibration::kernel_classes(): "gemm",
+  // "conv_3x3_s1.forward", ...), which efficiency curve the measurement feeds; empty otherwise.
+  std::string kernel_class;
 
   double flops_s() const { return flops > 0 ? flops / stats.median_s : 0; }
   double bandwidth_Bps() const { return bytes > 0 ? bytes / stats.median_s : 0; }

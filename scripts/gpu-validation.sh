@@ -9,9 +9,12 @@
 #                                               (git-ignored; ~17 MB, the carry limit is 64 MiB)
 #   scripts/gpu-validation.sh device OUT        on the GPU machine, with .gpu-bundle carried: device
 #                                               facts, the CUDA-labelled tests, the full
-#                                               `dasim calibrate --device cuda`, dasim-train
-#                                               --device cuda for the three schedules on one GPU,
-#                                               and two ranks sharing it; every output under OUT
+#                                               `dasim calibrate --device cuda` (GEMM sweeps, convs
+#                                               at 4 batches, BN + ReLU fused / unfused, GEMM under
+#                                               an allreduce; 1-2 minutes on an H200, stopped by
+#                                               its own time budget), dasim-train --device cuda
+#                                               for the three schedules on one GPU, and two ranks
+#                                               sharing it; every output under OUT
 #   scripts/gpu-validation.sh predict DIR       here, on DIR = what came back: the simulator on the
 #                                               same configurations with the fresh calibration,
 #                                               predicted vs measured step time -> DIR/predicted.csv
@@ -20,6 +23,13 @@
 # fmt and nlohmann-json cannot be installed there; the binaries are built here and travel with the
 # libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
 # most 8 files, so `device` writes exactly the 8 listed in its summary.
+#
+# The calibration can be shortened from the command line of `device` (environment variables):
+#   DASIM_GPU_CALIBRATE_BATCHES=64,256   the per-shape batches (default 32,64,128,256; fewer batches
+#                                        are the big saving: the convs take most of the suite)
+#   DASIM_GPU_CALIBRATE_BUDGET=120       seconds after which the suite starts no optional part
+#                                        (default 200; the step itself is killed at 330 s)
+#   DASIM_GPU_CALIBRATE_QUICK=1          the --quick suite instead (seconds; a smoke test)
 #
 # `device` is resumable: each finished step leaves a mark in $STATE (default /tmp/dasim-gpu-state,
 # which lives as long as the machine stays warm) and is skipped when run again; its outputs are
@@ -30,6 +40,9 @@ cd "$(dirname "$0")/.."
 SRC=$(pwd)
 BUNDLE=${DASIM_GPU_BUNDLE:-$SRC/.gpu-bundle}
 STATE=${DASIM_GPU_STATE:-/tmp/dasim-gpu-state}
+CALIBRATE_BATCHES=${DASIM_GPU_CALIBRATE_BATCHES:-32,64,128,256}
+CALIBRATE_BUDGET=${DASIM_GPU_CALIBRATE_BUDGET:-200}
+CALIBRATE_QUICK=${DASIM_GPU_CALIBRATE_QUICK:-0}
 
 usage() {
   echo "usage: scripts/gpu-validation.sh bundle | device OUT | predict DIR" >&2
@@ -99,7 +112,9 @@ environment() {
 }
 
 # step NAME TIMEOUT CMD...: runs CMD once per machine (marked done in $STATE), its output in
-# $STATE/NAME.log; records ok / FAILED for the summary.
+# $STATE/NAME.log; records ok / FAILED for the summary. CMD may be a function of this script:
+# `timeout` runs programs only, so the step runs this script again (`__run CMD...`), which sets
+# up the environment and calls it.
 step() {
   local name=$1 limit=$2
   shift 2
@@ -109,7 +124,7 @@ step() {
   fi
   local start=$SECONDS status=0
   echo "gpu-validation: $name ..."
-  timeout "$limit" "$@" >"$STATE/$name.log" 2>&1 || status=$?
+  timeout "$limit" bash "$SRC/scripts/gpu-validation.sh" __run "$@" >"$STATE/$name.log" 2>&1 || status=$?
   local took=$((SECONDS - start))
   if [ "$status" = 0 ]; then
     touch "$STATE/$name.done"
@@ -135,6 +150,62 @@ cuda_tests() {  # the tests labelled cuda in ctest, run from the source tree aga
     bash "$SRC/tests/cli/$t.sh" "$BIN" "$SRC" || failed=1
   done
   return $failed
+}
+
+# The full CUDA calibration (or the shortened one the DASIM_GPU_CALIBRATE_* variables ask for).
+calibrate() {
+  local args=(--device cuda --out "$STATE/h200-measured.json")
+  if [ "$CALIBRATE_QUICK" = 1 ]; then
+    args+=(--quick)
+  else
+    args+=(--batches "$CALIBRATE_BATCHES" --time-budget "$CALIBRATE_BUDGET")
+  fi
+  "$BIN/dasim" calibrate "${args[@]}" || return
+  calibration_summary "$STATE/h200-measured.json" || true  # python3 may be missing there
+}
+
+# What a calibration file says, in a few lines: rates, curve points, BN + ReLU fused vs unfused,
+# interference, what was skipped. Printed to stdout (python3; the GPU machine may lack it).
+calibration_summary() {
+  command -v python3 >/dev/null || { echo "(no python3: no summary of $1)"; return 0; }
+  python3 - "$1" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+f = d["fitted"]
+print(f"calibration {sys.argv[1]}: {d['device']['name']}, {d['device'].get('toolkit', '')}")
+print("  flops: " + ", ".join(f"{p} {v / 1e12:.1f} TFLOP/s" for p, v in f["flops"].items()) +
+      f"; memory {f['memory_bandwidth_Bps'] / 1e9:.0f} GB/s; launch {f['launch_overhead_s'] * 1e6:.2f} us")
+for p, classes in f.get("efficiency_curves", {}).items():
+    print(f"  curves {p}: " + ", ".join(f"{c} {len(pts)}" for c, pts in classes.items()))
+ms = d.get("measurements", [])
+pairs = {}
+for m in ms:
+    if m["kind"] in ("bn_relu_fused", "bn_relu_unfused"):
+        key = tuple(m["params"][k] for k in ("channels", "h", "w", "batch"))
+        pairs.setdefault(key, {})[m["kind"]] = m
+ratios, vs_bn, fused_bw = [], [], []
+for pair in pairs.values():
+    if len(pair) == 2:
+        fused, unfused = pair["bn_relu_fused"], pair["bn_relu_unfused"]
+        ratios.append(fused["median_s"] / unfused["median_s"])
+        vs_bn.append(fused["median_s"] / unfused["params"]["bn_median_s"])
+        fused_bw.append(fused["bandwidth_Bps"] / f["memory_bandwidth_Bps"])
+if ratios:
+    print(f"  BN + ReLU ({len(ratios)} shapes x batches), medians: fused / unfused {statistics.median(ratios):.2f}, "
+          f"fused / BN alone {statistics.median(vs_bn):.2f}, fused one-pass bytes at "
+          f"{statistics.median(fused_bw):.2f} of the memory bandwidth")
+for m in ms:
+    if m["kind"] == "interference_gemm_with_allreduce":
+        p = m["params"]
+        print(f"  interference {m['precision']}: GEMM {m['median_s'] * 1e3:.3f} ms under a {p['ranks']}-rank allreduce "
+              f"(slowdown {p['slowdown']:.3f}, uncovered samples {p['uncovered_samples']})")
+if "compute_slowdown_under_collective" in f:
+    print(f"  fitted.compute_slowdown_under_collective {f['compute_slowdown_under_collective']:.3f}")
+print(f"  per_shape {len(d.get('per_shape', []))}, measurements {len(ms)}")
+for k, v in d.get("sources", {}).items():
+    if k.startswith("note."):
+        print(f"  {k}: {v}")
+PY
 }
 
 # The three schedules on one GPU, on the configuration `predict` simulates: the executor's MLP
@@ -173,7 +244,7 @@ device() {
   : >"$STATE/summary.txt"
   step facts 60 facts
   step cuda-tests 300 cuda_tests
-  step calibrate 330 "$BIN/dasim" calibrate --device cuda --out "$STATE/h200-measured.json"
+  step calibrate 330 calibrate
   step train 300 train_all
   step shared-gpu 120 shared_gpu
   # The 8 files that come back.
@@ -183,6 +254,7 @@ device() {
   for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json; do
     [ -e "$STATE/$f" ] && cp "$STATE/$f" "$out/"
   done
+  [ -e "$STATE/calibrate.done" ] && sed -n '/^calibration /,$p' "$STATE/calibrate.log" >>"$STATE/summary.txt"
   cp "$STATE/summary.txt" "$out/summary.txt"
   echo "---- summary"
   cat "$out/summary.txt"
@@ -199,6 +271,7 @@ predict() {
   [ -e "$calibration" ] || die "predict: $calibration is missing (the device step's calibration)"
   local bin=${DASIM_BIN:-$SRC/build/bin}
   [ -x "$bin/dasim" ] || die "predict: no $bin/dasim (build first, or set DASIM_BIN)"
+  calibration_summary "$calibration" >"$dir/calibration-summary.txt" || die "predict: $calibration: cannot summarise"
   /usr/bin/python3 "$SRC/scripts/gpu_validation_predict.py" --bin "$bin" --dir "$dir" --calibration "$calibration"
 }
 
@@ -206,5 +279,10 @@ case "${1:-}" in
   bundle) bundle ;;
   device) device "${2:-}" ;;
   predict) predict "${2:-}" ;;
+  __run) # internal: one step of `device` under its time limit (see step)
+    shift
+    environment
+    "$@"
+    ;;
   *) usage ;;
 esac

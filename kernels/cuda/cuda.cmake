@@ -23,11 +23,14 @@ endif()
 set(CMAKE_CUDA_STANDARD 17)
 
 add_library(dasim_kernels_cuda STATIC cuda/cuda_suite.cpp cuda/cuda_gemm.cpp cuda/cuda_memory.cpp cuda/cuda_kernels.cu
-                                      cuda/cuda_conv.cpp cuda/cuda_nccl.cpp)
+                                      cuda/cuda_conv.cpp cuda/cuda_bn_relu.cpp cuda/cuda_nccl.cpp
+                                      cuda/cuda_interference.cpp)
 target_include_directories(dasim_kernels_cuda PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(dasim_kernels_cuda PUBLIC dasim_kernels_common CUDA::cudart CUDA::cublas PRIVATE dasim_warnings)
-# The legacy cudnnConvolution* API is deprecated in cuDNN 9 (see cuda_conv.cpp for why it is used).
-set_source_files_properties(cuda/cuda_conv.cpp PROPERTIES COMPILE_OPTIONS -Wno-deprecated-declarations)
+# The legacy cudnnConvolution* / cudnnBatchNormalization* API is deprecated in cuDNN 9 (see
+# cuda_conv.cpp and cuda_bn_relu.cpp for why it is used).
+set_source_files_properties(cuda/cuda_conv.cpp cuda/cuda_bn_relu.cpp PROPERTIES COMPILE_OPTIONS
+                                                                         -Wno-deprecated-declarations)
 # dasim_warnings gives C++ sources their flags; nvcc takes host-compiler warnings through -Xcompiler.
 target_compile_options(dasim_kernels_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 

@@ -1,16 +1,21 @@
 // cuDNN convolution forward / backward-data / backward-filter for every distinct conv shape of
-// the workloads, in FP32 (FMA math: true fp32), TF32 (cuDNN's default math on Ampere and later,
-// which is what frameworks run for "fp32" by default) and FP16 (tensor cores, NHWC). The algorithm
-// is cuDNN's first heuristic choice that fits a 1 GiB workspace, as frameworks pick without
-// autotuning. Built only with cuDNN (DASIM_HAVE_CUDNN); uses the legacy cudnnConvolution* API,
-// deprecated in cuDNN 9 but present and much shorter than the graph API.
+// the workloads at every batch of the run, in FP32 (FMA math: true fp32), TF32 (cuDNN's default
+// math on Ampere and later, which is what frameworks run for "fp32" by default), FP16 and BF16
+// (tensor cores, NHWC, FP32 accumulation). The algorithm of each pass is the first that cuDNN's
+// heuristics (cudnnGetConvolution*Algorithm_v7) return with status success and a workspace that
+// can be allocated: what frameworks run with benchmark mode off. Built only with cuDNN
+// (DASIM_HAVE_CUDNN); uses the legacy cudnnConvolution* API, deprecated in cuDNN 9 but present and
+// much shorter than the graph API.
+#ifdef DASIM_HAVE_CUDNN
 #include "cuda/cuda_common.hpp"
 #include "cuda/cuda_suite.hpp"
+#include "efficiency_fit.hpp"
 #include "workload/shape_key.hpp"
 
 #include <cudnn.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 
 namespace dasim::kernels::cuda {
@@ -20,8 +25,6 @@ void check_cudnn(cudnnStatus_t status, const char* what) {
   if (status != CUDNN_STATUS_SUCCESS)
     throw RuntimeFailure(fmt::format("cuDNN: {}: {}", what, cudnnGetErrorString(status)));
 }
-
-constexpr size_t kWorkspaceLimitBytes = size_t{1} << 30;
 
 struct ConvPrecision {
   const char* name;
@@ -35,6 +38,25 @@ const ConvPrecision kConvPrecisions[] = {
     {"fp32", CUDNN_DATA_FLOAT, CUDNN_FMA_MATH, CUDNN_TENSOR_NCHW, DType::f32},
     {"tf32", CUDNN_DATA_FLOAT, CUDNN_DEFAULT_MATH, CUDNN_TENSOR_NCHW, DType::f32},
     {"fp16", CUDNN_DATA_HALF, CUDNN_TENSOR_OP_MATH, CUDNN_TENSOR_NHWC, DType::f16},
+    {"bf16", CUDNN_DATA_BFLOAT16, CUDNN_TENSOR_OP_MATH, CUDNN_TENSOR_NHWC, DType::bf16},
+};
+
+// A workspace that grows to the largest the chosen algorithms ask for, up to `limit` bytes.
+class Workspace {
+ public:
+  explicit Workspace(size_t limit) : limit_(limit) {}
+  size_t limit() const { return limit_; }
+  void* reserve(size_t bytes) {
+    if (!buffer_ || buffer_->bytes() < bytes) {
+      buffer_.reset();
+      buffer_ = std::make_unique<DeviceBuffer>(bytes);
+    }
+    return buffer_->get();
+  }
+
+ private:
+  size_t limit_;
+  std::unique_ptr<DeviceBuffer> buffer_;
 };
 
 // Descriptors of one conv problem; destroyed with the object.
@@ -73,52 +95,67 @@ struct Problem {
   Problem& operator=(const Problem&) = delete;
 };
 
+// The heuristics' first result with status success whose workspace fits `limit`; its rank in the
+// list (0: the very first result) goes into the measurement.
 template <typename Perf>
-const Perf* first_usable(const Perf* perf, int count) {
+int first_usable(const Perf* perf, int count, size_t limit) {
   for (int i = 0; i < count; ++i)
-    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= kWorkspaceLimitBytes) return &perf[i];
-  return nullptr;
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= limit) return i;
+  return -1;
 }
 
-// The algorithm of each pass, as cuDNN's heuristics rank them: the first that fits the workspace.
-struct ConvAlgorithms {
-  cudnnConvolutionFwdAlgo_t forward;
-  cudnnConvolutionBwdDataAlgo_t backward_data;
-  cudnnConvolutionBwdFilterAlgo_t backward_filter;
+struct Chosen {
+  int algo = 0;
+  int rank = 0;
+  size_t workspace_bytes = 0;
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;  // set on the descriptor before the call, as frameworks do
 };
 
-ConvAlgorithms choose_algorithms(cudnnHandle_t handle, const Problem& prob) {
+template <typename Perf>
+Chosen chosen(const Perf* perf, int count, size_t limit, const char* pass) {
+  int i = first_usable(perf, count, limit);
+  if (i < 0)
+    throw RuntimeFailure(fmt::format("no {} algorithm succeeds within a {} B workspace", pass, limit));
+  return {static_cast<int>(perf[i].algo), i, perf[i].memory, perf[i].mathType};
+}
+
+// The algorithm of each pass, as cuDNN's heuristics rank them.
+struct ConvAlgorithms {
+  Chosen forward, backward_data, backward_filter;
+};
+
+ConvAlgorithms choose_algorithms(cudnnHandle_t handle, const Problem& prob, size_t limit) {
   int returned = 0;
   cudnnConvolutionFwdAlgoPerf_t fwd[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(handle, prob.x, prob.w, prob.conv, prob.y,
                                                      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, fwd),
               "forward heuristics");
-  const auto* f = first_usable(fwd, returned);
+  Chosen f = chosen(fwd, returned, limit, "forward");
   cudnnConvolutionBwdDataAlgoPerf_t bwd_data[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
   check_cudnn(
       cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, prob.w, prob.y, prob.conv, prob.x,
                                                   CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &returned, bwd_data),
       "backward-data heuristics");
-  const auto* bd = first_usable(bwd_data, returned);
+  Chosen bd = chosen(bwd_data, returned, limit, "backward-data");
   cudnnConvolutionBwdFilterAlgoPerf_t bwd_filter[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
   check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, prob.x, prob.y, prob.conv, prob.w,
                                                             CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
                                                             &returned, bwd_filter),
               "backward-filter heuristics");
-  const auto* bf = first_usable(bwd_filter, returned);
-  if (!f || !bd || !bf) throw RuntimeFailure("no algorithm fits the 1 GiB workspace");
-  return {f->algo, bd->algo, bf->algo};
+  Chosen bf = chosen(bwd_filter, returned, limit, "backward-filter");
+  return {f, bd, bf};
 }
 
-// The three passes of one shape at one precision, each timed and recorded as a measurement and a
-// per-shape time.
-void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::ConvShape& shape,
-                     const ConvPrecision& p, const SuiteOptions& options, SuiteResult& result) {
+// The three passes of one shape at one precision and batch, each timed and recorded as a
+// measurement and a per-shape time.
+void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::ConvShape& shape, int batch,
+                     const ConvPrecision& p, Workspace& workspace, const SuiteOptions& options,
+                     SuiteResult& result) {
   const std::string key = workload::conv_shape_key(shape);
   const float alpha = 1.0f, beta = 0.0f;
-  Problem prob(shape, options.batch, p);
+  Problem prob(shape, batch, p);
   size_t elem = bytes_of(p.dtype);
-  size_t x_elems = static_cast<size_t>(options.batch) * shape.in_channels * shape.in_h * shape.in_w;
+  size_t x_elems = static_cast<size_t>(batch) * shape.in_channels * shape.in_h * shape.in_w;
   size_t y_elems = static_cast<size_t>(prob.n) * prob.k * prob.oh * prob.ow;
   size_t w_elems = static_cast<size_t>(shape.out_channels) * (shape.in_channels / shape.groups) *
                    shape.kernel_h * shape.kernel_w;
@@ -127,47 +164,64 @@ void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::
   fill_values(x.get(), x_elems, p.dtype);
   fill_values(y.get(), y_elems, p.dtype);  // doubles as dy
   fill_values(w.get(), w_elems, p.dtype);
-  DeviceBuffer workspace(kWorkspaceLimitBytes);
   const double flops = 2.0 * y_elems * (shape.in_channels / shape.groups) * shape.kernel_h * shape.kernel_w;
-  const ConvAlgorithms algo = choose_algorithms(handle, prob);
+  ConvAlgorithms algo = choose_algorithms(handle, prob, workspace.limit());
+  // True fp32 stays on FMA math whatever the heuristics' math type says (the default math would
+  // allow TF32 on Ampere and later); the other precisions run in the math type cuDNN returned.
+  if (p.math == CUDNN_FMA_MATH)
+    for (Chosen* c : {&algo.forward, &algo.backward_data, &algo.backward_filter}) c->math = CUDNN_FMA_MATH;
+  void* ws = workspace.reserve(std::max({algo.forward.workspace_bytes, algo.backward_data.workspace_bytes,
+                                         algo.backward_filter.workspace_bytes, size_t{1}}));
   struct Pass {
     const char* kind;
-    int algo;
+    const Chosen& chosen;
     std::function<void()> fn;
   };
   const Pass passes[] = {
-      {"conv_fwd", static_cast<int>(algo.forward),
+      {"conv_fwd", algo.forward,
        [&] {
+         check_cudnn(cudnnSetConvolutionMathType(prob.conv, algo.forward.math), "set math");
          check_cudnn(cudnnConvolutionForward(handle, &alpha, prob.x, x.get(), prob.w, w.get(), prob.conv,
-                                             algo.forward, workspace.get(), kWorkspaceLimitBytes, &beta,
-                                             prob.y, y.get()),
+                                             static_cast<cudnnConvolutionFwdAlgo_t>(algo.forward.algo), ws,
+                                             algo.forward.workspace_bytes, &beta, prob.y, y.get()),
                      "cudnnConvolutionForward");
        }},
-      {"conv_bwd_data", static_cast<int>(algo.backward_data),
+      {"conv_bwd_data", algo.backward_data,
        [&] {
-         check_cudnn(cudnnConvolutionBackwardData(handle, &alpha, prob.w, w.get(), prob.y, y.get(), prob.conv,
-                                                  algo.backward_data, workspace.get(), kWorkspaceLimitBytes,
-                                                  &beta, prob.x, dx.get()),
-                     "cudnnConvolutionBackwardData");
+         check_cudnn(
+             cudnnConvolutionBackwardData(handle, &alpha, prob.w, w.get(), prob.y, y.get(), prob.conv,
+                                          static_cast<cudnnConvolutionBwdDataAlgo_t>(algo.backward_data.algo),
+                                          ws, algo.backward_data.workspace_bytes, &beta, prob.x, dx.get()),
+             "cudnnConvolutionBackwardData");
        }},
-      {"conv_bwd_filter", static_cast<int>(algo.backward_filter),
+      {"conv_bwd_filter", algo.backward_filter,
        [&] {
-         check_cudnn(cudnnConvolutionBackwardFilter(handle, &alpha, prob.x, x.get(), prob.y, y.get(),
-                                                    prob.conv, algo.backward_filter, workspace.get(),
-                                                    kWorkspaceLimitBytes, &beta, prob.w, dw.get()),
+         check_cudnn(cudnnSetConvolutionMathType(prob.conv, algo.backward_filter.math), "set math");
+         check_cudnn(cudnnConvolutionBackwardFilter(
+                         handle, &alpha, prob.x, x.get(), prob.y, y.get(), prob.conv,
+                         static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo.backward_filter.algo), ws,
+                         algo.backward_filter.workspace_bytes, &beta, prob.w, dw.get()),
                      "cudnnConvolutionBackwardFilter");
        }},
   };
   const int reps = std::max(options.reps, options.quick ? 5 : 10);
   for (const auto& pass : passes) {
     Measurement m;
-    m.name = fmt::format("{}_{}_{}_b{}", pass.kind, p.name, key, options.batch);
+    m.name = fmt::format("{}_{}_{}_b{}", pass.kind, p.name, key, batch);
     m.kind = pass.kind;
+    m.kernel_class = conv_kernel_class(shape, pass.kind);
     m.precision = p.name;
-    m.params = {{"key", key}, {"batch", options.batch}, {"library", "cuDNN"}, {"algo", pass.algo}};
+    m.params = {{"key", key},
+                {"batch", batch},
+                {"library", "cuDNN"},
+                {"layout", p.format == CUDNN_TENSOR_NHWC ? "NHWC" : "NCHW"},
+                {"algo", pass.chosen.algo},
+                {"heuristic_rank", pass.chosen.rank},
+                {"math_type", static_cast<int>(pass.chosen.math)},
+                {"workspace_bytes", pass.chosen.workspace_bytes}};
     m.flops = flops;
     m.stats = time_events(pass.fn, stream, options.warmup + 2, reps);
-    result.per_shape.push_back({pass.kind, key, options.batch, p.name, m.stats.median_s});
+    result.per_shape.push_back({pass.kind, key, batch, p.name, m.stats.median_s});
     result.measurements.push_back(std::move(m));
   }
 }
@@ -191,19 +245,46 @@ struct CudnnOnStream {
 
 }  // namespace
 
-void run_conv_benchmarks(const SuiteOptions& options, SuiteResult& result) {
+void run_conv_benchmarks(const SuiteOptions& options, const DeviceCaps& caps, SuiteResult& result) {
   CudnnOnStream cudnn;
+  // The workspace a framework could allocate: a quarter of the free memory, at most 8 GiB.
+  size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  Workspace workspace(std::min(free_bytes / 4, size_t{8} << 30));
+  const size_t configurations =
+      options.batches.size() * std::size(kConvPrecisions) * options.shapes.convs.size();
+  size_t done = 0;
   for (const auto& p : kConvPrecisions)
-    for (const auto& shape : options.shapes.convs) {
-      const std::string key = workload::conv_shape_key(shape);
-      options.say(fmt::format("cuDNN {} conv {} batch {}", p.name, key, options.batch));
-      try {
-        time_conv_shape(cudnn.handle, cudnn.stream, shape, p, options, result);
-      } catch (const RuntimeFailure& e) {
-        result.notes.push_back(fmt::format("cuDNN {} conv {} skipped: {}", p.name, key, e.what()));
-        options.say(result.notes.back());
+    if (!supports_precision(caps.sm, p.name))
+      result.notes.push_back(
+          fmt::format("cuDNN {} convs skipped: needs sm_80 or later, GPU 0 is sm_{}", p.name, caps.sm));
+  for (int batch : options.batches)
+    for (const auto& p : kConvPrecisions) {
+      if (!supports_precision(caps.sm, p.name)) continue;
+      for (const auto& shape : options.shapes.convs) {
+        if (options.over_budget()) {
+          result.notes.push_back(
+              fmt::format("cuDNN convs: time budget of {} s reached after {} of {} (batch, precision, shape) "
+                          "configurations; "
+                          "the rest skipped",
+                          options.time_budget_s, done, configurations));
+          options.say(result.notes.back());
+          return;
+        }
+        ++done;
+        const std::string key = workload::conv_shape_key(shape);
+        options.say(fmt::format("cuDNN {} conv {} batch {}", p.name, key, batch));
+        try {
+          time_conv_shape(cudnn.handle, cudnn.stream, shape, batch, p, workspace, options, result);
+        } catch (const RuntimeFailure& e) {
+          cudaGetLastError();  // an out-of-memory error must not be reported again by a later check
+          result.notes.push_back(
+              fmt::format("cuDNN {} conv {} batch {} skipped: {}", p.name, key, batch, e.what()));
+          options.say(result.notes.back());
+        }
       }
     }
 }
 
 }  // namespace dasim::kernels::cuda
+#endif  // DASIM_HAVE_CUDNN

@@ -2,6 +2,7 @@
 // message-size sweep, timed on the host from the grouped launch to the last stream's completion.
 // The times are fitted to alpha-beta exactly as `dasim fit-links` fits an nccl-tests log, with
 // the nccl-tests bus factor 2(n-1)/n. Skipped with a note on a single GPU.
+#ifdef DASIM_HAVE_NCCL
 #include "cuda/cuda_common.hpp"
 #include "cuda/cuda_suite.hpp"
 #include "linkfit/alpha_beta_fit.hpp"
@@ -94,3 +95,4 @@ void run_nccl_benchmarks(const SuiteOptions& options, int device_count, SuiteRes
 }
 
 }  // namespace dasim::kernels::cuda
+#endif  // DASIM_HAVE_NCCL

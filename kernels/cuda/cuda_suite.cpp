@@ -1,5 +1,7 @@
 // Entry of the CUDA suite: finds the device (or fails with one clear line), records what it is,
-// and runs the parts in order of importance to the compute model.
+// and runs the parts in order of importance to the compute model: first what the fit needs (GEMMs,
+// bandwidth and launch kernels), then the optional parts, each of which is skipped with a note
+// when it fails or the time budget is spent, so a long run on a lent GPU still writes a file.
 #include "cuda/cuda_suite.hpp"
 
 #include "cuda/cuda_common.hpp"
@@ -14,6 +16,11 @@
 namespace dasim::kernels {
 
 namespace cuda {
+
+bool supports_precision(int sm, const std::string& precision) {
+  if (precision == "tf32" || precision == "bf16") return sm >= 80;
+  return true;
+}
 
 Stats time_events(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) fn();
@@ -67,6 +74,29 @@ DeviceInfo cuda_device_info(int device_count) {
 
 }  // namespace
 
+namespace {
+
+// Runs an optional part: skipped with a note when the time budget is spent, and a failure becomes
+// a note (the error state is cleared so the next part starts clean).
+void optional_part(const char* what, const SuiteOptions& options, SuiteResult& result,
+                   const std::function<void()>& part) {
+  if (options.over_budget()) {
+    result.notes.push_back(fmt::format("{} skipped: time budget of {} s spent", what, options.time_budget_s));
+    options.say(result.notes.back());
+    return;
+  }
+  try {
+    part();
+  } catch (const RuntimeFailure& e) {
+    cudaGetLastError();
+    cudaSetDevice(0);
+    result.notes.push_back(fmt::format("{} stopped: {}", what, e.what()));
+    options.say(result.notes.back());
+  }
+}
+
+}  // namespace
+
 SuiteResult run_cuda_suite(const SuiteOptions& options) {
   int device_count = 0;
   cudaError_t status = cudaGetDeviceCount(&device_count);
@@ -78,21 +108,35 @@ SuiteResult run_cuda_suite(const SuiteOptions& options) {
   cuda::check(cudaSetDevice(0), "cudaSetDevice(0)");
   SuiteResult result;
   result.device = cuda_device_info(device_count);
+  cudaDeviceProp prop{};
+  cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  const cuda::DeviceCaps caps{prop.major * 10 + prop.minor, device_count};
   options.say(
       fmt::format("device: {} ({}; {})", result.device.name, result.device.driver, result.device.toolkit));
-  cuda::run_gemm_benchmarks(options, result);
-#ifdef DASIM_HAVE_CUDNN
-  cuda::run_conv_benchmarks(options, result);
-#else
-  result.notes.push_back("conv benchmarks skipped: dasim was built without cuDNN");
-#endif
+  // What the fit needs: fitted.flops, memory bandwidth, launch overhead.
+  cuda::run_gemm_benchmarks(options, caps, result);
   cuda::run_bandwidth_kernels(options, result);
-  cuda::run_memory_benchmarks(options, device_count, result);
+#ifdef DASIM_HAVE_CUDNN
+  optional_part("cuDNN convs", options, result, [&] { cuda::run_conv_benchmarks(options, caps, result); });
+  optional_part("BN + ReLU", options, result, [&] { cuda::run_bn_relu_benchmarks(options, result); });
+#else
+  result.notes.push_back("conv and BN + ReLU benchmarks skipped: dasim was built without cuDNN");
+#endif
 #ifdef DASIM_HAVE_NCCL
-  cuda::run_nccl_benchmarks(options, device_count, result);
+  optional_part("interference", options, result,
+                [&] { cuda::run_interference_benchmark(options, caps, result); });
+#else
+  result.notes.push_back("interference benchmark skipped: dasim was built without NCCL");
+#endif
+  optional_part("copies", options, result,
+                [&] { cuda::run_memory_benchmarks(options, device_count, result); });
+#ifdef DASIM_HAVE_NCCL
+  optional_part("NCCL allreduce sweep", options, result,
+                [&] { cuda::run_nccl_benchmarks(options, device_count, result); });
 #else
   result.notes.push_back("NCCL allreduce skipped: dasim was built without NCCL");
 #endif
+  options.say(fmt::format("suite done in {:.0f} s", options.elapsed_s()));
   return result;
 }
 

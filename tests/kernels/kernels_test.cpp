@@ -5,6 +5,7 @@
 #include "common/errors.hpp"
 #include "kernels/calibrate.hpp"
 #include "kernels/cpu_suite.hpp"
+#include "kernels/efficiency_fit.hpp"
 #include "kernels/fit_calibration.hpp"
 #include "kernels/im2col_conv.hpp"
 #include "kernels/stats.hpp"
@@ -157,6 +158,8 @@ TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
   EXPECT_LT(elapsed_s, 60.0);  // --quick is for ctest: seconds, with a wide margin for a loaded machine
   EXPECT_EQ(result.device.kind, "cpu");
   ASSERT_EQ(options.shapes.convs.size(), 3u);
+  ASSERT_EQ(options.batches, std::vector<int>{1});
+  const int batch = options.batches[0];
   EXPECT_EQ(result.per_shape.size(), 3 * options.shapes.convs.size() + options.shapes.gemms.size());
   // Every conv and GEMM is timed options.reps times at the suite's batch, and counts the FLOPs of
   // its shape's closed form (2 x M x N x K for a GEMM of batch x rows_per_sample rows).
@@ -166,8 +169,9 @@ TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
       ++convs;
       ConvGeometry g{};
       for (const auto& s : options.shapes.convs)
-        if (m.params["key"] == workload::conv_shape_key(s)) g = {s, options.batch};
+        if (m.params["key"] == workload::conv_shape_key(s)) g = {s, batch};
       EXPECT_DOUBLE_EQ(m.flops, g.flops()) << m.name;
+      EXPECT_EQ(m.kernel_class, conv_kernel_class(g.shape, m.kind)) << m.name;
       EXPECT_EQ(m.stats.reps, options.reps) << m.name;
     }
     if (m.kind == "gemm" && m.params.contains("key")) {
@@ -176,8 +180,7 @@ TEST(CpuSuite, QuickSuiteGivesPositiveSelfConsistentNumbers) {
       for (const auto& s : options.shapes.gemms)
         if (m.params["key"] == workload::gemm_shape_key(s)) {
           matched = true;
-          EXPECT_DOUBLE_EQ(m.flops,
-                           2.0 * double(s.rows_per_sample * options.batch) * double(s.n) * double(s.k))
+          EXPECT_DOUBLE_EQ(m.flops, 2.0 * double(s.rows_per_sample * batch) * double(s.n) * double(s.k))
               << m.name;
         }
       EXPECT_TRUE(matched) << m.name;
@@ -264,6 +267,12 @@ TEST(Calibrate, QuickCpuFileRoundTripsThroughTheLoader) {
     EXPECT_GT(p.fraction, 0);
     EXPECT_LE(p.fraction, 1);
   }
+  // The per-class curves of the fp32 rate: the GEMM sweep (square 256 and 512 are compute-bound on
+  // any CPU: 43 and 85 FLOP/B) and the conv classes of the three quick shapes.
+  ASSERT_EQ(loaded.fitted.efficiency_curves.count("fp32"), 1u);
+  EXPECT_FALSE(loaded.fitted.efficiency_curves.at("fp32").at("gemm").empty());
+  EXPECT_EQ(loaded.fitted.efficiency_curves.at("fp32").size(),
+            written.fitted.efficiency_curves.at("fp32").size());
   std::filesystem::remove(out);
 }
 
