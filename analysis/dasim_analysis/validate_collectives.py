@@ -7,16 +7,15 @@ regression: the command then exits 1 (so the test suite fails on a drift nobody 
 listed case that now meets its target also exits 1: the list must say what is true today.
 """
 
-import argparse
 import csv
 import io
 import os
 import subprocess
 
 from .errors import EXIT_FAILURE, fail
-from .fidelity_common import DEFAULT_BIN_DIR
 from .files import write_json, write_text
-from .validation_cases import case_paths, csv_text, expect, finish, load_disagreements, read_case
+from .validation_cases import (case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
+                               read_case)
 
 CASE_KEYS = {"id", "class", "platform", "nodes", "gpus_per_node", "op", "algorithm", "bytes",
              "quantity", "published", "as_printed", "source", "where", "nccl_version", "notes"}
@@ -116,20 +115,8 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def parse(argv, prog):
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
-    parser.add_argument("--dasim", default=os.path.join(DEFAULT_BIN_DIR, "dasim"), help="the dasim binary")
-    parser.add_argument("--cases", default=os.path.join(source, "validation", "collectives"),
-                        help="folder of case files (default: the repository's validation/collectives)")
-    parser.add_argument("--out", help="folder for collectives.csv, collectives.md and collectives.json")
-    return parser.parse_args(argv)
-
-
 def main(argv, prog):
-    args = parse(argv, prog)
-    if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
-        fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
+    args = parse_arguments(argv, prog, __doc__.split("\n\n")[0], "collectives")
     cases = load_cases(args.cases)
     disagreements = load_disagreements(args.cases, cases)
     rows = [compare(case, *predict(args.dasim, case), disagreements) for case in cases]

@@ -8,16 +8,15 @@ then exits 1 (so the test suite fails on a drift nobody explained). A listed cas
 target also exits 1: the list must say what is true today. The median is reported, not enforced.
 """
 
-import argparse
 import json
 import os
 import statistics
 import subprocess
 
 from .errors import EXIT_FAILURE, fail
-from .fidelity_common import DEFAULT_BIN_DIR
 from .files import format_cell, write_json, write_text
-from .validation_cases import case_paths, csv_text, expect, finish, load_disagreements, read_case
+from .validation_cases import (case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
+                               read_case)
 
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
@@ -188,20 +187,8 @@ def markdown(rows, s):
     return "\n".join(lines) + "\n\n" + summary_text(s) + "\n"
 
 
-def parse(argv, prog):
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
-    parser.add_argument("--dasim", default=os.path.join(DEFAULT_BIN_DIR, "dasim"), help="the dasim binary")
-    parser.add_argument("--cases", default=os.path.join(source, "validation", "compute"),
-                        help="folder of case files (default: the repository's validation/compute)")
-    parser.add_argument("--out", help="folder for compute.csv, compute.md and compute.json")
-    return parser.parse_args(argv)
-
-
 def main(argv, prog):
-    args = parse(argv, prog)
-    if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
-        fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
+    args = parse_arguments(argv, prog, __doc__.split("\n\n")[0], "compute")
     cases = load_cases(args.cases)
     disagreements = load_disagreements(args.cases, cases)
     rows = [compare(case, predict(args.dasim, case), disagreements) for case in cases]

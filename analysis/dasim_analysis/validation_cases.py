@@ -3,16 +3,33 @@ published cases, each one JSON file with exactly the keys its class defines, the
 disagreements with their causes, the CSV of the comparison, and the verdict that decides the exit
 status (a case outside its target that nobody explained, or one listed but now within, fails)."""
 
+import argparse
 import csv
 import io
 import json
 import os
 
 from .errors import EXIT_FAILURE, fail
+from .fidelity_common import DEFAULT_BIN_DIR
 
 DISAGREEMENTS_FILE = "known-disagreements.json"
 WITHIN = "within target"
 KNOWN = "known disagreement"
+
+
+def parse_arguments(argv, prog, description, folder):
+    """--dasim (checked to be an executable), --cases (default: validation/FOLDER of the
+    repository) and --out (FOLDER.csv, FOLDER.md, FOLDER.json go there)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    source = os.path.dirname(os.path.dirname(DEFAULT_BIN_DIR))
+    parser.add_argument("--dasim", default=os.path.join(DEFAULT_BIN_DIR, "dasim"), help="the dasim binary")
+    parser.add_argument("--cases", default=os.path.join(source, "validation", folder),
+                        help=f"folder of case files (default: the repository's validation/{folder})")
+    parser.add_argument("--out", help=f"folder for {folder}.csv, {folder}.md and {folder}.json")
+    args = parser.parse_args(argv)
+    if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
+        fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
+    return args
 
 
 def expect(condition, path, what):
