@@ -267,12 +267,19 @@ TEST(Calibrate, QuickCpuFileRoundTripsThroughTheLoader) {
     EXPECT_GT(p.fraction, 0);
     EXPECT_LE(p.fraction, 1);
   }
-  // The per-class curves of the fp32 rate: the GEMM sweep (square 256 and 512 are compute-bound on
-  // any CPU: 43 and 85 FLOP/B) and the conv classes of the three quick shapes.
+  // The per-class curves of the fp32 rate: the conv classes of the three quick shapes, and a gemm
+  // curve when some GEMM of the sweep is compute-bound on this machine. Whether one is depends on
+  // the measured ridge flops / bandwidth: square 512 has 85 FLOP/B, above an ordinary CPU's ridge,
+  // but under AddressSanitizer the instrumented triad runs slowly while OpenBLAS does not, and the
+  // ridge can rise above every GEMM of the sweep (the fit then leaves the gemm curve out, rightly).
   ASSERT_EQ(loaded.fitted.efficiency_curves.count("fp32"), 1u);
-  EXPECT_FALSE(loaded.fitted.efficiency_curves.at("fp32").at("gemm").empty());
-  EXPECT_EQ(loaded.fitted.efficiency_curves.at("fp32").size(),
-            written.fitted.efficiency_curves.at("fp32").size());
+  const auto& curves = loaded.fitted.efficiency_curves.at("fp32");
+  EXPECT_FALSE(curves.empty());
+  EXPECT_EQ(curves.size(), written.fitted.efficiency_curves.at("fp32").size());
+  for (const auto& [kernel_class, curve] : curves) {
+    EXPECT_FALSE(curve.empty()) << kernel_class;
+    for (const auto& p : curve) EXPECT_LE(p.fraction, kernel_class == "gemm" ? 1.0 : 4.0) << kernel_class;
+  }
   std::filesystem::remove(out);
 }
 
