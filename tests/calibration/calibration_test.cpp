@@ -246,6 +246,9 @@ TEST(CalibrationErrors, BadPerShapeAndMeasurements) {
   d["per_shape"][0]["time_s"] = 0;
   expect_error(d, "per_shape[0].time_s: expected a time > 0");
   d = valid();
+  d["per_shape"][0].erase("time_s");  // a shape with no time
+  expect_error(d, "per_shape[0].time_s:");
+  d = valid();
   d["per_shape"][0]["kind"] = "conv";
   expect_error(d, "per_shape[0].kind: expected one of");
   d = valid();
