@@ -11,6 +11,7 @@ function(dasim_library target folder)
   add_library(${target} STATIC ${sources} ${ARG_SOURCES})
   dasim_expose_folder(${target} ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
   target_link_libraries(${target} PUBLIC ${ARG_LINK} PRIVATE dasim_warnings)
+  dasim_use_pch(${target} dasim_pch)
 endfunction()
 
 # Makes `#include "<name of folder>/header.hpp"` resolve for `target` and everything linking it.
