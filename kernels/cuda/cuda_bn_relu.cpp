@@ -12,21 +12,14 @@
 // The legacy cudnnBatchNormalization* and cudnnActivation* API is deprecated in cuDNN 9 but present
 // (cuDNN 9.19 here). Built only with cuDNN (DASIM_HAVE_CUDNN).
 #ifdef DASIM_HAVE_CUDNN
-#include "cuda/cuda_common.hpp"
+#include "cuda/cuda_cudnn.hpp"
 #include "cuda/cuda_suite.hpp"
-
-#include <cudnn.h>
 
 #include <algorithm>
 #include <memory>
 
 namespace dasim::kernels::cuda {
 namespace {
-
-void check_cudnn(cudnnStatus_t status, const char* what) {
-  if (status != CUDNN_STATUS_SUCCESS)
-    throw RuntimeFailure(fmt::format("cuDNN: {}: {}", what, cudnnGetErrorString(status)));
-}
 
 constexpr cudnnBatchNormMode_t kMode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
 
@@ -136,23 +129,6 @@ void time_bn_relu(cudnnHandle_t handle, cudaStream_t stream, const Activation& a
   pair.params["relu_median_s"] = relu_alone.median_s;
   result.measurements.push_back(std::move(pair));
 }
-
-// A cuDNN handle on its own stream, released however the part ends.
-struct CudnnOnStream {
-  cudnnHandle_t handle = nullptr;
-  cudaStream_t stream = nullptr;
-  CudnnOnStream() {
-    check_cudnn(cudnnCreate(&handle), "cudnnCreate");
-    check(cudaStreamCreate(&stream), "cudaStreamCreate");
-    check_cudnn(cudnnSetStream(handle, stream), "cudnnSetStream");
-  }
-  ~CudnnOnStream() {
-    if (handle) cudnnDestroy(handle);
-    if (stream) cudaStreamDestroy(stream);
-  }
-  CudnnOnStream(const CudnnOnStream&) = delete;
-  CudnnOnStream& operator=(const CudnnOnStream&) = delete;
-};
 
 }  // namespace
 

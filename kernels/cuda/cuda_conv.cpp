@@ -7,12 +7,10 @@
 // (DASIM_HAVE_CUDNN); uses the legacy cudnnConvolution* API, deprecated in cuDNN 9 but present and
 // much shorter than the graph API.
 #ifdef DASIM_HAVE_CUDNN
-#include "cuda/cuda_common.hpp"
+#include "cuda/cuda_cudnn.hpp"
 #include "cuda/cuda_suite.hpp"
 #include "efficiency_fit.hpp"
 #include "workload/shape_key.hpp"
-
-#include <cudnn.h>
 
 #include <algorithm>
 #include <iterator>
@@ -20,11 +18,6 @@
 
 namespace dasim::kernels::cuda {
 namespace {
-
-void check_cudnn(cudnnStatus_t status, const char* what) {
-  if (status != CUDNN_STATUS_SUCCESS)
-    throw RuntimeFailure(fmt::format("cuDNN: {}: {}", what, cudnnGetErrorString(status)));
-}
 
 struct ConvPrecision {
   const char* name;
@@ -225,23 +218,6 @@ void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::
     result.measurements.push_back(std::move(m));
   }
 }
-
-// A cuDNN handle on its own stream, released however the suite ends.
-struct CudnnOnStream {
-  cudnnHandle_t handle = nullptr;
-  cudaStream_t stream = nullptr;
-  CudnnOnStream() {
-    check_cudnn(cudnnCreate(&handle), "cudnnCreate");
-    check(cudaStreamCreate(&stream), "cudaStreamCreate");
-    check_cudnn(cudnnSetStream(handle, stream), "cudnnSetStream");
-  }
-  ~CudnnOnStream() {
-    if (handle) cudnnDestroy(handle);
-    if (stream) cudaStreamDestroy(stream);
-  }
-  CudnnOnStream(const CudnnOnStream&) = delete;
-  CudnnOnStream& operator=(const CudnnOnStream&) = delete;
-};
 
 }  // namespace
 
