@@ -12,6 +12,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace sg4 = simgrid::s4u;
 
@@ -34,6 +35,14 @@ void PendingCollective::part_done() {
   finished_ = true;
   finished_at_ = sg4::Engine::get_clock();
   done_->release();
+  if (on_finished_) std::exchange(on_finished_, nullptr)();
+}
+
+void PendingCollective::on_finished(std::function<void()> callback) {
+  if (finished_)
+    callback();
+  else
+    on_finished_ = std::move(callback);
 }
 
 void PendingCollective::wait() {

@@ -47,6 +47,9 @@ class PendingCollective {
   void set_choice(std::string choice) { choice_ = std::move(choice); }
 
   void part_done();  // called by this rank's helper actors
+  // Runs `callback` in the actor whose part finishes the collective, at that instant (at once if
+  // it has finished): what must happen exactly then, without an actor waiting for it.
+  void on_finished(std::function<void()> callback);
 
  private:
   int parts_left_;
@@ -56,6 +59,7 @@ class PendingCollective {
   std::shared_ptr<const double> all_started_at_;
   std::string choice_;
   simgrid::s4u::SemaphorePtr done_;
+  std::function<void()> on_finished_;
 };
 using PendingCollectivePtr = std::shared_ptr<PendingCollective>;
 

@@ -60,21 +60,14 @@ void Worker::track_interference(const Collective& allreduce) {
     load_->set_name("interference");
     load_->start();
   }
-  allreduce->interfering = true;
-  sg4::Actor::create(fmt::format("interference{}", setup_.rank), host, [this, allreduce] {
-    sg4::Actor::self()->daemonize();
-    allreduce->pending->wait();
-    end_interference(*allreduce);
+  // Cancelled in the actor whose part ends the collective, at that instant: one callback, not an
+  // actor per rank and collective waiting for it.
+  allreduce->pending->on_finished([this] {
+    if (--collectives_in_flight_ == 0) {
+      load_->cancel();
+      load_ = nullptr;
+    }
   });
-}
-
-void Worker::end_interference(Allreduce& allreduce) {
-  if (!allreduce.interfering) return;
-  allreduce.interfering = false;
-  if (--collectives_in_flight_ == 0) {
-    load_->cancel();
-    load_ = nullptr;
-  }
 }
 
 void Worker::compute_layers(const std::vector<double>& layers_s, double total_s, const char* name) {
@@ -132,7 +125,6 @@ void Worker::wait_for(const Collective& allreduce) {
         allreduce->group->start(allreduce->group_rank, collectives::Op::allreduce, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
-  end_interference(*allreduce);
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
   record_.add_comm(pending.started_at(), pending.finished_at(), allreduce->name, allreduce->bytes,
                    pending.choice());

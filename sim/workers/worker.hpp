@@ -51,8 +51,7 @@ class Worker {
     double started_at = 0;
     collectives::Communicator* group = nullptr;  // where it runs
     int group_rank = 0;                          // this rank there
-    double copy_out_s = 0;     // a gradient bucket without bucket_view: the copy back after the wait
-    bool interfering = false;  // counted in collectives_in_flight_
+    double copy_out_s = 0;  // a gradient bucket without bucket_view: the copy back after the wait
   };
 
   // The backend operations of schedules::ScheduleBackend.
@@ -84,7 +83,6 @@ class Worker {
   // Interference: a collective just started on this GPU, counted in flight until it completes
   // (noticed by a helper actor, or by this rank's wait if it runs first).
   void track_interference(const Collective& allreduce);
-  void end_interference(Allreduce& allreduce);
   // An allreduce over `group` (comm_ or the island's), in which this rank is `group_rank`.
   Collective start_allreduce(double bytes, const std::string& name, collectives::Communicator& group,
                              int group_rank);
