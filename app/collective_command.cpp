@@ -107,8 +107,9 @@ void run(const CollectiveArgs& a) {
                  r.busbw_Bps / 1e9, r.choice);
     return;
   }
-  fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} nodes x {} GPUs = {} ranks), {} flows\n",
-             a.op, a.algo, a.protocol, spec.name, spec.nodes, spec.gpus_per_node, spec.total_gpus(),
+  fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} x {} = {}), {} flows\n", a.op, a.algo,
+             a.protocol, spec.name, units::format_count(spec.nodes, "node"),
+             units::format_count(spec.gpus_per_node, "GPU"), units::format_count(spec.total_gpus(), "rank"),
              a.fine ? "fine-grained" : "coarse");
   fmt::print("# busbw = algbw x {} (nccl-tests convention)\n", op == collectives::Op::allreduce ? "2(n-1)/n"
                                                                : op == collectives::Op::broadcast

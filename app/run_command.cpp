@@ -5,6 +5,7 @@
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "common/result_directory.hpp"
+#include "common/units.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
@@ -30,6 +31,7 @@ struct RunArgs {
   int jobs = 1;
   bool quiet = false;
   int trace = -1;
+  int trace_ranks = 64;
   bool plot = false;
   bool force = false;
 };
@@ -54,6 +56,7 @@ void run(const RunArgs& a) {
   options.jobs = a.jobs;
   options.quiet = a.quiet;
   if (a.trace >= 0) options.trace_index = static_cast<size_t>(a.trace);
+  options.trace_ranks = a.trace_ranks;
   auto output = scenario::run_scenario(sc, options);
 
   namespace fs = std::filesystem;
@@ -92,9 +95,17 @@ void run(const RunArgs& a) {
   std::set<std::string> calibrations;
   for (const auto& row : output.rows) calibrations.insert(row.calibration);
   for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
-  fmt::print("\n{} configurations simulated in {:.1f} s wall; results in {}\n", output.rows.size(),
-             output.wall_s, (out.final_path() / "results.csv").string());
+  fmt::print("\n{} simulated in {:.1f} s wall; results in {}\n",
+             units::format_count(static_cast<long long>(output.rows.size()), "configuration"), output.wall_s,
+             (out.final_path() / "results.csv").string());
   for (const auto& f : plots) fmt::print("plot: {}\n", f);
+  if (output.trace) {
+    const auto held = static_cast<long long>(output.trace->ranks.size());
+    fmt::print("trace: {} (configuration {}: ranks 0..{} of {}; --trace-ranks sets how many)\n",
+               (out.final_path() / fmt::format("trace-{}.json", output.trace->index)).string(),
+               output.trace->index, held - 1,
+               units::format_count(output.rows[output.trace->index].gpus, "GPU"));
+  }
 }
 
 }  // namespace
@@ -109,6 +120,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--trace-ranks", a->trace_ranks, "Ranks 0..N-1 of the traced configuration in its trace")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   cmd->add_flag("--force", a->force,
                 "Run even beyond the GPU/iteration/bucket limits, and into a directory holding other files "
                 "(docs/hardening.md)");

@@ -99,4 +99,8 @@ std::string format_flops(double flops) {
   return fmt::format("{:.2f} TFLOP/s", flops / 1e12);
 }
 
+std::string format_count(long long n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 }  // namespace dasim::units

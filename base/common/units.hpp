@@ -23,5 +23,7 @@ std::string format_bandwidth(double Bps);
 std::string format_time(double seconds);
 std::string format_bytes(double bytes);
 std::string format_flops(double flops);
+// "1 GPU", "8 GPUs": a count with its noun in the right number (the nouns used are regular).
+std::string format_count(long long n, std::string_view noun);
 
 }  // namespace dasim::units

@@ -166,8 +166,10 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
   std::string out;
   out += fmt::format("Platform {} ({})\n", spec.name, spec.file);
   if (!spec.description.empty()) out += fmt::format("  {}\n", spec.description);
-  out += fmt::format("Nodes:      {} x {} GPUs ({}, {}) = {} GPUs\n", spec.nodes, spec.gpus_per_node,
-                     spec.gpu.model, units::format_flops(spec.gpu.speed_flops), spec.total_gpus());
+  out +=
+      fmt::format("Nodes:      {} x {} ({}, {}) = {}\n", units::format_count(spec.nodes, "node"),
+                  units::format_count(spec.gpus_per_node, "GPU"), spec.gpu.model,
+                  units::format_flops(spec.gpu.speed_flops), units::format_count(spec.total_gpus(), "GPU"));
   if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
   out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
   out += links_section(spec);

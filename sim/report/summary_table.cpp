@@ -31,8 +31,8 @@ std::string summary_table(const std::vector<results::ResultRow>& rows) {
   const bool slowdown =
       std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.compute_slowdown_s > 0; });
   std::string out =
-      fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11}", "workload", "platform", "schedule",
-                  width, "gpus", "iter_ms", "speedup", "eff", "compute_ms");
+      fmt::format("{:>4} {:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11}", "#", "workload", "platform",
+                  "schedule", width, "gpus", "iter_ms", "speedup", "eff", "compute_ms");
   if (slowdown) out += fmt::format(" {:>11}", "slowdown_ms");
   out += fmt::format(" {:>11} {:>11}\n", "comm_ms", "exposed_ms");
   std::string previous;
@@ -41,9 +41,10 @@ std::string summary_table(const std::vector<results::ResultRow>& rows) {
     std::string group = r.workload + r.platform + labels[i];
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
-    out += fmt::format("{:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f}", r.workload,
-                       r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup, r.efficiency,
-                       r.compute_s * 1e3);
+    // `#`: the configuration's number, what `--trace N` takes (rows are in configuration order).
+    out += fmt::format("{:>4} {:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f}", i,
+                       r.workload, r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup,
+                       r.efficiency, r.compute_s * 1e3);
     if (slowdown)
       out += fmt::format(" {:>11.2f}", r.compute_slowdown_s > 0 ? r.compute_slowdown_s * 1e3 : 0.0);
     out += fmt::format(" {:>11.2f} {:>11.2f}\n", r.comm_s * 1e3, r.exposed_comm_s * 1e3);

@@ -1,6 +1,7 @@
 #include "scenario/limits.hpp"
 
 #include "common/errors.hpp"
+#include "common/units.hpp"
 #include "schedules/periods.hpp"
 #include "workload/buckets.hpp"
 
@@ -92,15 +93,16 @@ void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& p
   const auto e = estimate_cost(gpus, gradient_buckets, rings);
   if (gpus > limits.max_gpus)
     throw InputError(file, path,
-                     fmt::format("{}{} GPUs would need ~{} and ~{} per iteration (limit: {} GPUs per "
+                     fmt::format("{}{} would need ~{} and ~{} per iteration (limit: {} GPUs per "
                                  "configuration){}",
-                                 how, gpus, human_bytes(e.memory_bytes), human_duration(e.iteration_s),
-                                 limits.max_gpus, kRefusing));
+                                 how, units::format_count(gpus, "GPU"), human_bytes(e.memory_bytes),
+                                 human_duration(e.iteration_s), limits.max_gpus, kRefusing));
   const double memory = limits.memory_bytes > 0 ? limits.memory_bytes : physical_memory_bytes();
   if (memory > 0 && e.memory_bytes > memory)
     throw InputError(file, path,
-                     fmt::format("{}{} GPUs would need ~{}, more than this machine's {} of memory{}", how,
-                                 gpus, human_bytes(e.memory_bytes), human_bytes(memory), kRefusing));
+                     fmt::format("{}{} would need ~{}, more than this machine's {} of memory{}", how,
+                                 units::format_count(gpus, "GPU"), human_bytes(e.memory_bytes),
+                                 human_bytes(memory), kRefusing));
 }
 
 namespace {
@@ -113,7 +115,8 @@ void check_gpu_counts(const Scenario& sc, const Limits& limits) {
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
       check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
-                      fmt::format("{} nodes x {} GPUs = ", entry.nodes[n], entry.spec.gpus_per_node),
+                      fmt::format("{} x {} = ", units::format_count(entry.nodes[n], "node"),
+                                  units::format_count(entry.spec.gpus_per_node, "GPU")),
                       sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits, rings_of(sc, p));
     }
   }
@@ -175,12 +178,14 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
   if (configs.size() > limits.max_configurations)
     throw InputError(
         sc.file, "",
-        fmt::format("{} configurations ({} platform node counts x {} workloads x {} schedules{}) "
-                    "would take ~{} (limit: {} configurations){}",
-                    configs.size(),
-                    configs.size() / sc.workloads.size() / sc.schedules.size() /
-                        (sc.sweep ? sc.sweep->values.size() : 1),
-                    sc.workloads.size(), sc.schedules.size(),
+        fmt::format("{} ({} x {} x {}{}) would take ~{} (limit: {} configurations){}",
+                    units::format_count(static_cast<long long>(configs.size()), "configuration"),
+                    units::format_count(
+                        static_cast<long long>(configs.size() / sc.workloads.size() / sc.schedules.size() /
+                                               (sc.sweep ? sc.sweep->values.size() : 1)),
+                        "platform node count"),
+                    units::format_count(static_cast<long long>(sc.workloads.size()), "workload"),
+                    units::format_count(static_cast<long long>(sc.schedules.size()), "schedule"),
                     sc.sweep ? fmt::format(" x {} sweep values", sc.sweep->values.size()) : "",
                     human_duration(total_s), limits.max_configurations, kRefusing));
 }

@@ -1,5 +1,6 @@
 #include "scenario/simulation_jobs.hpp"
 
+#include "common/units.hpp"
 #include "engine/training_result_wire.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
@@ -19,9 +20,10 @@ std::function<std::string()> job(engine::TrainingConfig config) {
 // "resnet50, sgd on dgx1-v100-edr x 128 nodes (1024 GPUs)": what a user finds in the scenario.
 std::string job_name(const Scenario& sc, const Configuration& c) {
   const auto& spec = sc.platforms[c.platform].spec;
-  std::string name = fmt::format("{}, {} on {} x {} nodes ({} GPUs)", sc.workloads[c.workload].name,
-                                 schedules::describe(sc.schedules[c.schedule]), spec.name, c.nodes,
-                                 static_cast<int64_t>(c.nodes) * spec.gpus_per_node);
+  std::string name = fmt::format(
+      "{}, {} on {} x {} ({})", sc.workloads[c.workload].name, schedules::describe(sc.schedules[c.schedule]),
+      spec.name, units::format_count(c.nodes, "node"),
+      units::format_count(static_cast<long long>(c.nodes) * spec.gpus_per_node, "GPU"));
   if (c.sweep_value) name += fmt::format(", {} = {}", sc.sweep->parameter, *c.sweep_value);
   return name;
 }

@@ -3,6 +3,7 @@
 #include "calibration/calibration.hpp"
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
+#include "common/units.hpp"
 #include "platform/platform_loader.hpp"
 #include "scenario/limits.hpp"
 #include "scenario/scenario.hpp"
@@ -31,7 +32,8 @@ std::string validate_file(const std::string& file) {
                                   ? fmt::format(" in {} sites (each a {} fabric)", spec.sites.count,
                                                 platform::to_string(spec.fabric.topology))
                                   : fmt::format(", {} fabric", platform::to_string(spec.fabric.topology));
-    return fmt::format("platform {}: {} nodes x {} GPUs{}", spec.name, spec.nodes, spec.gpus_per_node, sites);
+    return fmt::format("platform {}: {} x {}{}", spec.name, units::format_count(spec.nodes, "node"),
+                       units::format_count(spec.gpus_per_node, "GPU"), sites);
   }
   if (root.contains("format") || root.contains("fitted")) {
     auto c = calibration::parse_calibration(root, file);

@@ -76,7 +76,7 @@ expect_bad_input "--min-bytes 2P" "--min-bytes: expected a size <= 2^50 bytes" r
 expect_bad_input "--factor 1.0000001" "sizes from --min-bytes to --max-bytes; expected at most 1000" \
   run8 --factor 1.0000001
 # Beyond the GPU limit: refused with the estimate (ran > 10 min with no output before).
-expect_bad_input "--nodes 100000" "--nodes 100000: 100000 nodes x 1 GPUs = 100000 GPUs would need ~15 GiB" \
+expect_bad_input "--nodes 100000" "--nodes 100000: 100000 nodes x 1 GPU = 100000 GPUs would need ~15 GiB" \
   "$BIN/dasim" collective --platform "$flat" --nodes 100000 --max-bytes 8 --quiet
 expect_bad_input "group of 0 ranks (--nodes 0)" "--nodes" \
   "$BIN/dasim" collective --platform "$flat" --nodes 0 --quiet

@@ -53,7 +53,7 @@ refused bucket "schedules[0].bucket_cap: a 512 B bucket cap on 2048 GPUs makes" 
 
 nodes=$(seq -s, 1 10001)
 scenario configurations flat-100gbe-64 "$nodes"
-refused configurations "10001 configurations (10001 platform node counts x 1 workloads x 1 schedules) would take ~" \
+refused configurations "10001 configurations (10001 platform node counts x 1 workload x 1 schedule) would take ~" \
   "limit: 10000 configurations"
 
 # A wrapped node count must not slip past the limits: 2^32 nodes is refused by the loader.

@@ -13,6 +13,19 @@ events = json.load(open(sys.argv[1]))["traceEvents"]
 cats = {e.get("cat") for e in events}
 assert {"compute", "comm"} <= cats, cats
 PY
+grep -q "^trace: $WORK/a/trace-5.json (configuration 5: ranks 0..1 of 2 GPUs" "$WORK/stdout" ||
+  fail "quick: the trace's path and the ranks it holds are not printed"
+
+# --trace-ranks: configuration 7 (local SGD on 8 one-GPU nodes) traced for its ranks 0..2 only.
+expect_ok "trace ranks" "$BIN/dasim" run "$quick" --out "$WORK/t3" --quiet --trace 7 --trace-ranks 3
+grep -q "^trace: $WORK/t3/trace-7.json (configuration 7: ranks 0..2 of 8 GPUs" "$WORK/stdout" ||
+  fail "--trace-ranks 3: the ranks it holds are not printed"
+/usr/bin/python3 - "$WORK/t3/trace-7.json" <<'PY' || fail "--trace-ranks 3: the trace does not hold exactly 3 ranks"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+nodes = {e["pid"] for e in events if e.get("cat") == "compute"}
+assert len(nodes) == 3, nodes
+PY
 
 # ResNet-50's weight allreduce on <= 8 GPUs at 12.5 GB/s (2 x 7/8 x 102 MB / 12.5e9 = 14 ms) is far
 # shorter than one step (~110 ms), so DaSGD with d = 1 must show no exposed time; what it still

@@ -22,7 +22,7 @@ refused() {
 }
 
 scenario limits '' "$flat" 100000
-refused limits "platforms[0].nodes[0]: 100000 nodes x 1 GPUs = 100000 GPUs would need"
+refused limits "platforms[0].nodes[0]: 100000 nodes x 1 GPU = 100000 GPUs would need"
 
 scenario sweep ', "sweep": {"parameter": "nvlink_bandwidth", "values": ["100GBps"]}'
 refused sweep "sweep.json: sweep.parameter: platforms[0] (flat-100gbe-64) cannot be swept: "

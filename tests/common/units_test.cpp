@@ -24,3 +24,9 @@ TEST(Units, TimeFlopsBytes) {
   EXPECT_DOUBLE_EQ(units::parse_bytes("1G"), 1073741824.0);
   EXPECT_THROW(units::parse_time_s("1 fortnight"), std::invalid_argument);
 }
+
+TEST(Units, CountsTakeTheirNounsNumber) {
+  EXPECT_EQ(units::format_count(1, "GPU"), "1 GPU");
+  EXPECT_EQ(units::format_count(0, "GPU"), "0 GPUs");
+  EXPECT_EQ(units::format_count(1024, "configuration"), "1024 configurations");
+}

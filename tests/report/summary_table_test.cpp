@@ -20,17 +20,23 @@ TEST(SummaryTable, OneLinePerRowInMilliseconds) {
   r.compute_s = 0.10936;
   r.comm_s = 0.01441;
   r.exposed_comm_s = 0.00246;
-  const std::string table = report::summary_table({r});
+  results::ResultRow second = r;
+  second.gpus = 16;
+  const std::string table = report::summary_table({r, second});
   const auto newline = table.find('\n');
   ASSERT_NE(newline, std::string::npos);
-  EXPECT_EQ(
-      table.substr(0, newline),
-      "workload     platform         schedule             gpus    iter_ms   speedup    eff  compute_ms     "
-      "comm_ms  exposed_ms");
+  EXPECT_EQ(table.substr(0, newline),
+            "   # workload     platform         schedule             gpus    iter_ms   speedup    eff  "
+            "compute_ms     "
+            "comm_ms  exposed_ms");
   EXPECT_NE(
-      table.find("resnet50     flat-100gbe-64   dasgd(t=4,d=1)          8     111.81       7.8  0.978      "
-                 "109.36       14.41        2.46"),
+      table.find(
+          "   0 resnet50     flat-100gbe-64   dasgd(t=4,d=1)          8     111.81       7.8  0.978      "
+          "109.36       14.41        2.46"),
       std::string::npos)
+      << table;
+  // The second row is configuration 1: the number `--trace` takes.
+  EXPECT_NE(table.find("   1 resnet50     flat-100gbe-64   dasgd(t=4,d=1)         16"), std::string::npos)
       << table;
 }
 

@@ -111,8 +111,7 @@ TEST(Limits, Configurations) {
   EXPECT_NO_THROW(check(load("flat-100gbe-64", node_list(1, 10000), kSgd)));
   std::string why = refusal(load("flat-100gbe-64", node_list(1, 10001), kSgd));
   EXPECT_NE(
-      why.find(
-          ": 10001 configurations (10001 platform node counts x 1 workloads x 1 schedules) would take ~"),
+      why.find(": 10001 configurations (10001 platform node counts x 1 workload x 1 schedule) would take ~"),
       std::string::npos)
       << why;
 }
