@@ -17,7 +17,7 @@ import sys
 
 from .curves import check_one_row_per_point, curve_styles, schedule_label, sorted_curves
 from .errors import fail
-from .figures import pyplot, save_figure
+from .figures import annotate_apart, legend_outside, pyplot, save_figure
 from .files import write_csv
 from .results_io import SCHEDULES, load_results
 
@@ -70,31 +70,31 @@ def print_table(table, predicted_path, measured_path, only_predicted, only_measu
 
 
 def draw(plt, table, predicted, measured):
-    figure, axis = plt.subplots(figsize=(6.8, 6.8))
+    figure, axis = plt.subplots(figsize=(9.6, 6.8), layout="constrained")
     longest = float(max(table["predicted_iter_s"].max(), table["measured_iter_s"].max()))
     shortest = float(min(table["predicted_iter_s"].min(), table["measured_iter_s"].min()))
     scale, unit = (1e3, "ms") if longest < 2.0 else (1.0, "s")
-    low, high = shortest * scale / 1.25, longest * scale * 1.25
+    # The axes span the points (and the ±10% band around them), not 0 to the largest: points a
+    # few percent apart would otherwise sit on top of each other in one corner.
+    low, high = shortest * scale / 1.15, longest * scale * 1.15
     if high / low > 20:
         axis.set_xscale("log")
         axis.set_yscale("log")
-    else:
-        low = 0.0
     line = [low, high]
     axis.plot(line, line, color="black", linewidth=1.2, label="y = x (exact prediction)")
     axis.plot(line, [v * 1.1 for v in line], color="grey", linestyle="--", linewidth=1,
               label="±10%")
     axis.plot(line, [v * 0.9 for v in line], color="grey", linestyle="--", linewidth=1)
-    curves = sorted_curves(table, ["schedule", "tau", "delay"])
-    for (key, rows), style in zip(curves, curve_styles(curves)):
+    columns = ["schedule", "tau", "delay"]
+    curves = sorted_curves(table, columns)
+    points, texts = [], []
+    for (key, rows), style in zip(curves, curve_styles(curves, columns)):
         axis.plot(rows["measured_iter_s"] * scale, rows["predicted_iter_s"] * scale,
                   linestyle="none", marker=style["marker"], color=style["color"], markersize=8,
                   markeredgecolor="black", label=schedule_label(*key))
-        if len(table) <= 40:
-            for row in rows.itertuples(index=False):
-                axis.annotate(f"{row.error_pct:+.1f}% ({row.gpus} GPUs)",
-                              (row.measured_iter_s * scale, row.predicted_iter_s * scale),
-                              xytext=(6, -4), textcoords="offset points", fontsize=8)
+        for row in rows.itertuples(index=False):
+            points.append((row.measured_iter_s * scale, row.predicted_iter_s * scale))
+            texts.append(f"{row.error_pct:+.1f}% ({row.gpus} GPU{'' if row.gpus == 1 else 's'})")
     axis.set_xlim(low, high)
     axis.set_ylim(low, high)
     axis.set_aspect("equal")
@@ -107,8 +107,13 @@ def draw(plt, table, predicted, measured):
     axis.set_title(f"Predicted vs measured iteration time: {workloads}\n{platforms}\n"
                    f"median |error| {median:.1f}% over {len(table)} configuration(s)",
                    fontsize=11)
-    axis.legend(loc="upper left", framealpha=0.9)
-    figure.tight_layout()
+    legend_outside(axis)
+    # Each point's error beside it where there is room; crowded points are in the table.
+    left_out = annotate_apart(axis, points, texts) if len(points) <= 40 else len(points)
+    if left_out:
+        axis.annotate(f"{left_out} of {len(points)} points unlabelled\n(crowded; every error is\n"
+                      "in the printed table)", (1.02, 0.0), xycoords="axes fraction",
+                      ha="left", va="bottom", fontsize=8)
     return figure
 
 

@@ -56,10 +56,43 @@ def curve_label(columns, key):
 
 
 def _phrase(column, value):
+    swept = _swept_phrase(column, value)
+    if swept:
+        return swept
     text = format_value(value)
     templates = {"gpus": "{} GPUs", "nodes": "{} nodes", "batch_per_gpu": "batch {}/GPU",
                  "collective": "collective {}", "source": "{}"}
     return templates.get(column, column + "={}").format(text)
+
+
+# What a swept link is called in a label (the platform sweep parameters of docs/file-formats.md).
+_LINKS = {"nic": "NIC", "fabric": "fabric", "nvlink": "NVLink", "nvswitch": "NVSwitch",
+          "pcie": "PCIe", "wan": "WAN"}
+
+
+def _swept_phrase(column, value):
+    """'100 Gb/s' for inter_node_bandwidth_Bps=1.25e10, 'WAN 10 Gb/s', 'fabric latency 2 µs':
+    a bandwidth or latency sweep column in the units people quote; None for any other column."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    for suffix, what in (("_bandwidth_Bps", "bandwidth"), ("_latency_s", "latency")):
+        if column.endswith(suffix):
+            link = column[:-len(suffix)]
+            name = _LINKS.get(link, link.replace("_", " "))
+            if what == "bandwidth":
+                text = f"{number * 8 / 1e9:.4g} Gb/s"
+                return text if link == "inter_node" else f"{name} {text}"
+            return f"{name} latency {format_seconds(number)}"
+    return None
+
+
+def format_seconds(seconds):
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if abs(seconds) >= scale:
+            return f"{seconds / scale:.4g} {unit}"
+    return f"{seconds / 1e-9:.4g} ns"
 
 
 def format_value(value):
@@ -89,33 +122,82 @@ def sorted_curves(frame, columns):
     return groups
 
 
-_SHADES = {
-    "sgd": ["#1f77b4", "#6baed6", "#08306b", "#9ecae1"],
-    "local_sgd": ["#ff7f0e", "#fdae6b", "#a63603", "#fdd0a2"],
-    "dasgd": ["#2ca02c", "#74c476", "#00441b", "#a1d99b"],
-    "diloco": ["#d62728", "#fc9272", "#67000d", "#fcbba1"],
-    "streaming_diloco": ["#9467bd", "#bcbddc", "#3f007d", "#dadaeb"],
-}
+# tab10: one colour per schedule (blue SGD, orange local SGD, green DaSGD, red DiLoCo, purple
+# Streaming DiLoCo); a schedule's further settings take the spare ones, then tab20's light shades.
+_SCHEDULE_COLOURS = {"sgd": "#1f77b4", "local_sgd": "#ff7f0e", "dasgd": "#2ca02c",
+                     "diloco": "#d62728", "streaming_diloco": "#9467bd"}
+_SPARE_COLOURS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+                  "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2"]
 _MARKERS = {"sgd": "o", "local_sgd": "s", "dasgd": "^", "diloco": "D", "streaming_diloco": "v"}
-_DASHES = ["-", "--", "-.", ":"]
+_VARIANT_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+_DASHES = ["-", "--", ":", "-."]
+# The leading curve columns that make a schedule setting (see curve_columns).
+SCHEDULE_COLUMNS = ["schedule", "tau", "delay", "schedule_detail"]
 
 
-def curve_style(schedule, variant):
-    """Colour family per schedule (blue SGD, orange local SGD, green DaSGD), shade per variant."""
-    shades = _SHADES[schedule]
-    return {"color": shades[variant % len(shades)], "marker": _MARKERS[schedule],
-            "linestyle": _DASHES[(variant // len(shades)) % len(_DASHES)]}
+def _settings(curves, columns):
+    """(split, schedule settings in curve order, other settings sorted): a curve's key is its
+    schedule setting key[:split] followed by its other columns' setting key[split:]."""
+    width = len(curves[0][0]) if curves else 0
+    split = width if columns is None else next(
+        (i for i, c in enumerate(columns) if c not in SCHEDULE_COLUMNS), len(columns))
+    settings = list(dict.fromkeys(tuple(key[:split]) for key, _ in curves))
+    others = sorted(set(tuple(key[split:]) for key, _ in curves))
+    return split, settings, others
 
 
-def curve_styles(curves):
-    """Style for each (key, rows) of sorted_curves, numbering variants within each schedule."""
-    seen = {}
+def curve_styles(curves, columns=None):
+    """A style for each (key, rows) of sorted_curves, keys over `columns` (default: all of the key
+    describes the schedule).
+
+    Colour tells schedule settings apart: the schedule's own colour for its first setting, a
+    distinct spare colour for each further one (DiLoCo H=100 and H=500 are not two shades of red).
+    The other columns (GPU count, a swept bandwidth) vary line style and marker. With a single
+    schedule setting, colour follows the other columns too.
+    """
+    split, settings, others = _settings(curves, columns)
+    spare = iter(_SPARE_COLOURS * (1 + len(curves) // len(_SPARE_COLOURS)))
+    colours, seen = {}, set()
+    for setting in settings:
+        schedule = setting[0]
+        colours[setting] = next(spare) if schedule in seen else _SCHEDULE_COLOURS[schedule]
+        seen.add(schedule)
     styles = []
     for key, _ in curves:
-        variant = seen.get(key[0], 0)
-        seen[key[0]] = variant + 1
-        styles.append(curve_style(key[0], variant))
+        setting, other = tuple(key[:split]), others.index(tuple(key[split:]))
+        colour = colours[setting]
+        if len(settings) == 1 and other > 0:
+            colour = _SPARE_COLOURS[(other - 1) % len(_SPARE_COLOURS)]
+        marker = _MARKERS[key[0]] if len(others) == 1 else _VARIANT_MARKERS[other % len(_VARIANT_MARKERS)]
+        styles.append({"color": colour, "marker": marker, "linestyle": _DASHES[other % len(_DASHES)]})
     return styles
+
+
+def factored_legend(curves, columns, styles):
+    """(handles, labels) naming each colour once (the schedule settings) and each line style once
+    (the other columns' settings, e.g. 8 swept bandwidths): 6 + 8 entries instead of 48. None
+    when only one of the two varies, where the per-curve legend is no longer."""
+    from matplotlib.lines import Line2D
+
+    split, settings, others = _settings(curves, columns)
+    if len(settings) < 2 or len(others) < 2:
+        return None
+    colour_of, style_of = {}, {}
+    for (key, _), style in zip(curves, styles):
+        colour_of.setdefault(tuple(key[:split]), style["color"])
+        style_of.setdefault(tuple(key[split:]), style)
+    handles, labels = [], []
+    for setting in settings:
+        values = dict(zip(columns, setting))
+        handles.append(Line2D([], [], color=colour_of[setting], linewidth=2.5))
+        labels.append(schedule_label(values["schedule"], values["tau"], values["delay"],
+                                     values.get("schedule_detail", "")))
+    for other in others:
+        style = style_of[other]
+        handles.append(Line2D([], [], color="grey", linewidth=2, marker=style["marker"],
+                              linestyle=style["linestyle"]))
+        labels.append(", ".join(_phrase(c, v) for c, v in zip(columns[split:], other)))
+    return handles, labels
 
 
 def panels(frame):

@@ -15,9 +15,9 @@ Usage: python3 -m dasim_analysis plot-breakdown RESULTS.csv -o FILE.png
 import argparse
 import sys
 
-from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, format_value, panels,
+from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label, panels,
                      sorted_curves)
-from .figures import pyplot, save_figure, subplot_grid
+from .figures import legend_outside, pyplot, save_figure, subplot_grid
 from .results_io import load_results
 
 COMPONENTS = [  # (label, colour, hatch)
@@ -30,14 +30,6 @@ COMPONENTS = [  # (label, colour, hatch)
 def components(rows):
     hidden = (rows["comm_s"] - rows["exposed_comm_s"]).clip(lower=0)
     return [rows["compute_s"], rows["exposed_comm_s"], hidden]
-
-
-def short_label(columns, key):
-    values = dict(zip(columns, key))
-    schedule, tau, delay = values["schedule"], values["tau"], values["delay"]
-    text = {"sgd": "SGD", "local_sgd": f"local τ{tau}", "dasgd": f"DaSGD τ{tau} d{delay}"}[schedule]
-    extra = [format_value(values[c]) for c in columns[3:]]
-    return " ".join([text] + extra)
 
 
 def draw_panel(axis, rows, workload, platform, scale, unit):
@@ -64,7 +56,7 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
         for x, height, marker in zip(positions, bottom, iteration):
             y = max(height, marker)
             top = max(top, y)
-            axis.annotate(short_label(columns, key), (x, y), xytext=(0, 3),
+            axis.annotate(curve_label(columns, key), (x, y), xytext=(0, 3),
                           textcoords="offset points", rotation=90, ha="center", va="bottom",
                           fontsize=8)
     axis.set_xticks(range(len(gpu_counts)))
@@ -72,7 +64,7 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     axis.set_xlabel("GPUs")
     axis.set_ylabel(f"time per iteration ({unit})")
     # Room above the tallest bar for its rotated label (about 1.2% of the axis per character).
-    longest_label = max(len(short_label(columns, key)) for key, _ in curves)
+    longest_label = max(len(curve_label(columns, key)) for key, _ in curves)
     axis.set_ylim(0, top * (1.2 + 0.015 * longest_label))
     axis.grid(axis="x", visible=False)
     note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
@@ -80,8 +72,8 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     handles, labels = axis.get_legend_handles_labels()
     order = [labels.index(name) for name, _, _ in reversed(COMPONENTS)] + [
         labels.index("iteration time")]
-    axis.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper left",
-                framealpha=0.9)
+    # Beside the bars, not over them: the tallest bars and their labels are often the first.
+    legend_outside(axis, handles=[handles[i] for i in order], labels=[labels[i] for i in order])
 
 
 def main(argv=None, prog=None):
@@ -99,12 +91,12 @@ def main(argv=None, prog=None):
     scale, unit = (1e3, "ms") if longest < 2.0 else (1.0, "s")
     groups = panels(frame)
     bars = max(len(rows) for _, rows in groups)
-    figure, axes = subplot_grid(plt, len(groups), panel_width=max(7.0, 0.28 * bars),
-                                           panel_height=5.2)
+    # The panel's width holds its bars and the legend on their right (about 2.6 in).
+    figure, axes = subplot_grid(plt, len(groups), panel_width=max(7.0, 0.28 * bars) + 2.6,
+                                panel_height=5.2)
     for axis, ((workload, platform), rows) in zip(axes, groups):
         draw_panel(axis, rows, workload, platform, scale, unit)
     figure.suptitle("Time breakdown per iteration (mean over workers)", fontsize=13)
-    figure.tight_layout()
     save_figure(figure, args.output)
     if not args.quiet:
         print(f"wrote {args.output}", file=sys.stderr)

@@ -10,12 +10,13 @@ Usage: python3 -m dasim_analysis plot-scaleup RESULTS.csv -o FILE.png [--efficie
 """
 
 import argparse
+import math
 import os
 import sys
 
 from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label,
-                     curve_styles, panels, sorted_curves)
-from .figures import log2_gpu_axis, pyplot, save_figure, subplot_grid
+                     curve_styles, factored_legend, panels, sorted_curves)
+from .figures import legend_outside, log2_gpu_axis, pyplot, save_figure, subplot_grid
 from .results_io import load_results
 
 
@@ -27,7 +28,10 @@ def efficiency_path(speedup_path):
 def draw(plt, frame, metric):
     """One figure of `metric` (speedup or efficiency) vs GPUs, one panel per (workload, platform)."""
     groups = panels(frame)
-    figure, axes = subplot_grid(plt, len(groups))
+    # A few curves keep their legend inside the axes; more would cover the lines: beside them.
+    outside = max(len(sorted_curves(rows, curve_columns(rows, exclude=PANEL_COLUMNS + ["gpus"])))
+                  for _, rows in groups) > 4
+    figure, axes = subplot_grid(plt, len(groups), panel_width=10.0 if outside else 6.4)
     for axis, ((workload, platform), rows) in zip(axes, groups):
         gpu_counts = sorted(rows["gpus"].unique())
         columns = curve_columns(rows, exclude=PANEL_COLUMNS + ["gpus"])
@@ -38,19 +42,28 @@ def draw(plt, frame, metric):
         else:
             axis.axhline(1.0, color="black", linestyle=":", linewidth=1.5, label="ideal (1.0)")
             axis.axhline(0.9, color="grey", linestyle="--", linewidth=1, label="90% efficiency")
-        for (key, curve), style in zip(curves, curve_styles(curves)):
+        styles = curve_styles(curves, columns)
+        # Many curves (schedules x a swept bandwidth): each colour and each line style said once.
+        factored = factored_legend(curves, columns, styles) if len(curves) > 8 else None
+        for (key, curve), style in zip(curves, styles):
             curve = curve.sort_values("gpus")
-            axis.plot(curve["gpus"], curve[metric], label=curve_label(columns, key),
-                      linewidth=2, markersize=6, **style)
+            label = None if factored else curve_label(columns, key)
+            axis.plot(curve["gpus"], curve[metric], label=label, linewidth=2, markersize=6, **style)
         log2_gpu_axis(axis, gpu_counts)
         axis.set_xlabel("GPUs (log2 scale)")
         if metric == "speedup":
             axis.set_yscale("log", base=2)
-            ticks = axis.get_xticks()
+            # The GPU axis's range, reaching down to the lowest speedup (a curve far below
+            # linear must not leave the panel).
+            low, high = axis.get_xlim()
+            lowest = float(rows["speedup"].min())
+            if lowest > 0:
+                low = min(low, lowest / 1.25)
+            ticks = [2**e for e in range(math.ceil(math.log2(low)), math.floor(math.log2(high)) + 1)]
             axis.set_yticks(ticks)
             axis.set_yticklabels([f"{t:g}" for t in ticks])
             axis.minorticks_off()
-            axis.set_ylim(axis.get_xlim())
+            axis.set_ylim(low, high)
             axis.set_ylabel("speedup over 1 GPU (log2 scale)")
         else:
             top = max(1.05, float(rows["efficiency"].max()) * 1.05)
@@ -58,10 +71,15 @@ def draw(plt, frame, metric):
             axis.set_ylabel("efficiency = speedup / GPUs")
         note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
-        axis.legend(loc="upper left" if metric == "speedup" else "lower left", framealpha=0.9)
+        if factored:
+            handles, labels = axis.get_legend_handles_labels()
+            legend_outside(axis, handles=handles + factored[0], labels=labels + factored[1])
+        elif outside:
+            legend_outside(axis)
+        else:
+            axis.legend(loc="upper left" if metric == "speedup" else "lower left", framealpha=0.9)
     title = "Scale-up: speedup vs GPUs" if metric == "speedup" else "Scale-up: efficiency vs GPUs"
     figure.suptitle(f"{title} (weak scaling, fixed batch per GPU)", fontsize=13)
-    figure.tight_layout()
     return figure
 
 

@@ -114,7 +114,7 @@ def draw(plt, frame, column, summary):
                      label=f"{THRESHOLD:.0%} efficiency threshold")
         thresholds = {tuple(r["curve"][c] for c in columns): r
                       for r in summary_by_panel[(workload, platform)]}
-        for (key, curve), style in zip(curves, curve_styles(curves)):
+        for (key, curve), style in zip(curves, curve_styles(curves, columns)):
             curve = curve.sort_values(column)
             label = curve_label(columns, key)
             found = thresholds[tuple(key)]
@@ -152,7 +152,6 @@ def draw(plt, frame, column, summary):
                     framealpha=0.9)
     swept = _SWEPT.get(column, (None, "inter-node bandwidth"))[1]
     figure.suptitle(f"Interconnect sizing: efficiency vs {swept}", fontsize=13)
-    figure.tight_layout()
     return figure
 
 
