@@ -161,8 +161,8 @@ calibration::Calibration run_calibration(const CalibrateRequest& request) {
     result = run_cuda_suite(options);
 #else
     throw RuntimeFailure(
-        "no CUDA device found: this dasim was built without the CUDA suite (CMake found no CUDA "
-        "toolkit); use --device cpu");
+        "no CUDA device found: this dasim was built without the CUDA suite (no CUDA toolkit found, "
+        "or DASIM_CUDA=OFF); use --device cpu");
 #endif
   } else {
     result = run_cpu_suite(options);
