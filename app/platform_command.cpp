@@ -39,6 +39,8 @@ void add_platform_command(CLI::App& app) {
 
   auto* presets = platform->add_subcommand("presets", "List the link presets a platform file can name");
   presets->callback([] {
+    // A header: without one the list read as unlabelled numbers.
+    fmt::print("{:<10} {:>13} {:>9}  {}\n", "preset", "bandwidth", "latency", "source");
     for (const auto& p : platform::link_presets())
       fmt::print("{:<10} {:>8.2f} GB/s {:>6.2f} us  {}\n", p.name, p.bandwidth_Bps / 1e9, p.latency_s * 1e6,
                  p.source);

@@ -170,6 +170,10 @@ class Sweep {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (dasim::kernels::wants_help(argc, argv)) {  // before MPI: help needs no mpirun
+    std::fputs(dasim::kernels::bench_usage(), stdout);
+    return 0;
+  }
   MPI_Init(&argc, &argv);
   std::string error;
   BenchOptions o = dasim::kernels::parse_bench_options(argc, argv, error);

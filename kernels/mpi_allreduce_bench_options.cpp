@@ -69,6 +69,34 @@ bool parse_poll_work(const std::string& item, PollWork& work) {
 
 }  // namespace
 
+const char* bench_usage() {
+  return "Usage: mpirun -np N dasim-mpi-allreduce-bench [OPTIONS]\n"
+         "Times MPI_Allreduce (float, sum) over 8 bytes .. --max-bytes in powers of two plus --sizes;\n"
+         "rank 0 prints an OSU-style table (size, median/min/max latency in us, stddev, iterations).\n"
+         "Options:\n"
+         "  --max-bytes B        largest power-of-two size (default 67108864)\n"
+         "  --sizes B1,B2,...    extra sizes, multiples of 4 bytes (default none)\n"
+         "  --reps N             repetitions per size (default 20)\n"
+         "  --large-reps N       repetitions from 4 MiB up (default a quarter of --reps, at least 3)\n"
+         "  --warmup N           untimed repetitions per size (default 5)\n"
+         "  --evict B            scratch bytes written before each repetition (default 0)\n"
+         "  --mean               second column: mean over repetitions, not median\n"
+         "  --nonblocking        MPI_Iallreduce + MPI_Wait instead of MPI_Allreduce\n"
+         "  --in-place           MPI_IN_PLACE buffers\n"
+         "  --poll-intervals W,..  with --nonblocking: work W (seconds of spin and/or sgemm MxNxK,\n"
+         "                       joined by '+') then MPI_Test, per item; reports time inside MPI\n"
+         "  --wait-after S       seconds of work between the last MPI_Test and MPI_Wait (default 0)\n"
+         "  --free-steps N       0..1000 steps without MPI calls after each MPI_Wait (default 0)\n"
+         "  --step-items N       --poll-intervals items per free step (default all)\n"
+         "  -h, --help           this text\n";
+}
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return true;
+  return false;
+}
+
 // Over 60 lines because it is one flat table of options, each a line or two; split, the table would
 // no longer read as the command line it is.
 BenchOptions parse_bench_options(int argc, char** argv, std::string& error) {

@@ -39,6 +39,10 @@ struct BenchOptions {
   size_t one_step() const;
 };
 
+// --help's text: every option with its default (stdout, exit 0, before MPI starts).
+const char* bench_usage();
+bool wants_help(int argc, char** argv);  // --help or -h anywhere on the line
+
 // The options, or an empty error: on failure `error` holds the one line to print (exit 2).
 BenchOptions parse_bench_options(int argc, char** argv, std::string& error);
 

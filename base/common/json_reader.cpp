@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -78,6 +79,10 @@ std::string json_type_name(const nlohmann::json& value) {
 }
 
 nlohmann::json load_json_file(const std::string& file) {
+  // An ifstream opens a directory and reads it as empty, which read as "malformed JSON".
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(file, "", "is a directory, expected a JSON file");
   std::ifstream in(file);
   if (!in) throw InputError(file, "", "cannot open file (does it exist and is it readable?)");
   std::stringstream buffer;

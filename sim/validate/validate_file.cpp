@@ -24,7 +24,8 @@ std::string validate_file(const std::string& file) {
     const auto configs = scenario::expand(sc);
     scenario::check_limits(sc, configs);
     scenario::plan_jobs(sc, configs, std::nullopt, 0);
-    return fmt::format("scenario {}: {} configurations", sc.name, configs.size());
+    return fmt::format("scenario {}: {}", sc.name,
+                       units::format_count(static_cast<long long>(configs.size()), "configuration"));
   }
   if (root.contains("fabric") || root.contains("node") || root.contains("sites")) {
     auto spec = platform::load_platform(file);

@@ -12,6 +12,15 @@ trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mpi2() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$BENCH" "$@"; }
 
+# --help: usage on stdout, exit 0, without mpirun (it used to start MPI and abort); every option
+# the parser accepts is listed.
+"$BENCH" --help >"$WORK/help.txt" 2>&1 || fail "--help exited $?: $(cat "$WORK/help.txt")"
+grep -q '^Usage: mpirun -np N dasim-mpi-allreduce-bench' "$WORK/help.txt" || fail "--help: $(cat "$WORK/help.txt")"
+for flag in --max-bytes --sizes --reps --large-reps --warmup --evict --mean --nonblocking --in-place \
+  --poll-intervals --wait-after --free-steps --step-items; do
+  grep -q -- "  $flag " "$WORK/help.txt" || fail "--help does not list $flag"
+done
+
 mpi2 --max-bytes 32 --sizes 12,4194304 --reps 3 --large-reps 2 --warmup 1 --evict 1048576 \
   --nonblocking --in-place >"$WORK/table.txt" 2>"$WORK/err.txt" || fail "bench failed: $(cat "$WORK/err.txt")"
 grep -q '^# dasim MPI_Iallreduce + MPI_Wait latency test, MPI_FLOAT MPI_SUM, 2 ranks$' "$WORK/table.txt" ||

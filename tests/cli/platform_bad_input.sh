@@ -16,6 +16,10 @@ printf '{"nodes": 2, "node": {' >"$WORK/malformed.json"
 expect_bad_input "malformed JSON" "malformed.json: malformed JSON: parse error" "$BIN/dasim" validate "$WORK/malformed.json"
 
 expect_bad_input "missing file" "nope.json: cannot open file" "$BIN/dasim" validate "$WORK/nope.json"
+mkdir -p "$WORK/adir.json"
+expect_bad_input "a directory" "adir.json: is a directory, expected a JSON file" "$BIN/dasim" validate "$WORK/adir.json"
+expect_bad_input "a directory as the scenario" "adir.json: is a directory, expected a JSON file" \
+  "$BIN/dasim" run "$WORK/adir.json" --out "$WORK/out-dir"
 
 mutate unknown_key 'p["node"]["nvlink"]["lnk"] = 1'
 expect_bad_input "unknown key" "node.nvlink.lnk: unknown key" "$BIN/dasim" validate "$WORK/unknown_key.json"
@@ -94,4 +98,10 @@ expect_bad_input "bad --nodes" "nodes" "$BIN/dasim" platform show "$base" --node
 for f in "$SRC"/platforms/*.json; do expect_ok "validate $(basename "$f")" "$BIN/dasim" validate "$f"; done
 expect_ok "show with --nodes" "$BIN/dasim" platform show "$base" --nodes 128
 grep -q "Bisection:  3200.00 GB/s" "$WORK/stdout" || fail "128-node DGX-1 bisection should be 64 nodes x 4 x 12.5 GB/s = 3200 GB/s: $(grep Bisection "$WORK/stdout")"
+# platform show --nodes 1 counts in the right number; platform presets has a header row.
+expect_ok "show one node" "$BIN/dasim" platform show "$base" --nodes 1
+grep -q "^Nodes:      1 node x 8 GPUs (" "$WORK/stdout" || fail "one node: $(grep Nodes "$WORK/stdout")"
+expect_ok "presets" "$BIN/dasim" platform presets
+head -1 "$WORK/stdout" | grep -Eq '^preset +bandwidth +latency +source$' || fail "presets header: $(head -1 "$WORK/stdout")"
+grep -Eq '^ib-hdr +25\.00 GB/s +0\.60 us ' "$WORK/stdout" || fail "presets: no ib-hdr row (200 Gb/s = 25 GB/s)"
 finish

@@ -21,6 +21,12 @@ refused() {
   echo "ok: $1: $(cat "$work/stderr")"
 }
 
+# A valid scenario's summary counts its configurations in the right number (was "1 configurations").
+scenario one ''
+"$BIN/dasim" validate "$work/one.json" >"$work/stdout" 2>"$work/stderr" || fail "one: $(cat "$work/stderr")"
+grep -qF ": 1 configuration)" "$work/stdout" || fail "one: $(cat "$work/stdout")"
+echo "ok: one: $(cat "$work/stdout")"
+
 scenario limits '' "$flat" 100000
 refused limits "platforms[0].nodes[0]: 100000 nodes x 1 GPU = 100000 GPUs would need"
 
