@@ -71,12 +71,12 @@ void run(const RunArgs& a) {
   runtime::throw_if_interrupted();
   write_file_atomically((dir / "results.csv").string(), results::to_csv(output.rows));
   write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
+  const std::string trace_file = output.trace ? fmt::format("trace-{}.json", output.trace->index) : "";
   if (output.trace) {
     nlohmann::json trace{
         {"traceEvents", report::chrome_trace_events(output.trace->ranks, output.trace->gpus_per_node)},
         {"displayTimeUnit", "ms"}};
-    write_file_atomically((dir / fmt::format("trace-{}.json", output.trace->index)).string(),
-                          trace.dump() + "\n");
+    write_file_atomically((dir / trace_file).string(), trace.dump() + "\n");
   }
   std::vector<std::string> plots;
   if (a.plot) try {
@@ -102,8 +102,7 @@ void run(const RunArgs& a) {
   if (output.trace) {
     const auto held = static_cast<long long>(output.trace->ranks.size());
     fmt::print("trace: {} (configuration {}: ranks 0..{} of {}; --trace-ranks sets how many)\n",
-               (out.final_path() / fmt::format("trace-{}.json", output.trace->index)).string(),
-               output.trace->index, held - 1,
+               (out.final_path() / trace_file).string(), output.trace->index, held - 1,
                units::format_count(output.rows[output.trace->index].gpus, "GPU"));
   }
 }

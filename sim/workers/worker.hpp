@@ -81,7 +81,7 @@ class Worker {
   void poll();
   void wait_for(const Collective& allreduce);
   // Interference: a collective just started on this GPU, counted in flight until it completes
-  // (noticed by a helper actor, or by this rank's wait if it runs first).
+  // (noticed by the collective's completion callback, in the actor whose part ends it).
   void track_interference(const Collective& allreduce);
   // An allreduce over `group` (comm_ or the island's), in which this rank is `group_rank`.
   Collective start_allreduce(double bytes, const std::string& name, collectives::Communicator& group,
