@@ -14,6 +14,7 @@
 #include "runtime/interruption.hpp"
 #include "scenario/limits.hpp"
 #include "scenario/runner.hpp"
+#include "workload/precision.hpp"
 
 #include <fmt/format.h>
 
@@ -92,9 +93,18 @@ void run(const RunArgs& a) {
 
   fmt::print("{}", report::summary_table(output.rows));
   // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
-  std::set<std::string> calibrations;
-  for (const auto& row : output.rows) calibrations.insert(row.calibration);
-  for (const auto& c : calibrations) fmt::print("calibration: {}\n", c);
+  std::set<std::pair<std::string, std::string>> calibrations;
+  for (const auto& row : output.rows) calibrations.insert({row.calibration, row.calibration_sha256});
+  for (const auto& [c, sha256] : calibrations)
+    fmt::print("calibration: {}, sha256 {}\n", c, sha256.substr(0, 12));
+  // A precision the device has no rate for ran at the fp32 rate: say so, not only in a column.
+  std::set<std::string> fallbacks;
+  for (const auto& row : output.rows)
+    if (row.compute_precision != workload::compute_precision(workload::parse_precision(row.precision)))
+      fallbacks.insert(fmt::format("precision: {} on {} ran at the {} rate (its calibration has no {} rate)",
+                                   row.precision, row.platform, row.compute_precision,
+                                   workload::compute_precision(workload::parse_precision(row.precision))));
+  for (const auto& f : fallbacks) fmt::print("{}\n", f);
   fmt::print("\n{} simulated in {:.1f} s wall; results in {}\n",
              units::format_count(static_cast<long long>(output.rows.size()), "configuration"), output.wall_s,
              (out.final_path() / "results.csv").string());

@@ -35,8 +35,8 @@ for np in (1, 2):
         rs = runs(np, i)
         step = med(rs, "iter_time_s")
         exposed = med(rs, "exposed_comm_s")
-        tput = med(rs, "throughput_samples_s")
-        base = med(runs(1, i), "throughput_samples_s")
+        tput = med(rs, "samples_per_s")
+        base = med(runs(1, i), "samples_per_s")
         steps = sorted({r["target"].get("steps") for r in rs}, key=lambda x: (x is None, x))
         secs = statistics.median(r["target"].get("wall_time_s", float("nan")) for r in rs)
         print(f"| {np} | {s} | {step*1e3:.2f} | {med(rs, 'compute_s')*1e3:.2f} | {med(rs, 'comm_s')*1e3:.2f} "

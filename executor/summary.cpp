@@ -79,20 +79,29 @@ results::ResultRow make_result_row(const RunDescription& run,
   row.scenario = o.scenario;
   row.platform = platform_name(run.hosts);
   row.workload = model_name(run.widths);
+  row.precision = row.compute_precision = "fp32";  // the executor's MLP trains in fp32
+  row.fusion = "none";
   row.schedule = to_string(o.schedule.kind);
   row.tau = o.schedule.tau;
   row.delay = o.schedule.delay;
   row.schedule_detail = schedules::describe(o.schedule);
+  if (o.schedule.kind == schedules::ScheduleKind::sgd || schedules::has_islands(o.schedule))
+    row.bucket_cap_bytes = o.schedule.bucket_cap_bytes;
   row.collective = o.device == Device::cuda ? "nccl" : "mpi";
   row.nodes = static_cast<int>(std::set<std::string>(run.hosts.begin(), run.hosts.end()).size());
   row.gpus = run.ranks;
   row.batch_per_gpu = o.batch;
+  row.iterations = static_cast<int>(window.count);
+  row.warmup = static_cast<int>(window.first);
   row.iter_time_s = steady_mean(slowest_wall(per_rank), window);
-  row.throughput_samples_s = static_cast<double>(o.batch) * run.ranks / row.iter_time_s;
+  row.samples_per_s = static_cast<double>(o.batch) * run.ranks / row.iter_time_s;
+  row.baseline_gpus = 1;
   if (run.ranks == 1) {
+    row.baseline_samples_per_s = row.samples_per_s;
     row.speedup = row.efficiency = 1.0;
   } else if (o.baseline_throughput > 0) {
-    row.speedup = row.throughput_samples_s / o.baseline_throughput;
+    row.baseline_samples_per_s = o.baseline_throughput;
+    row.speedup = row.samples_per_s / o.baseline_throughput;
     row.efficiency = row.speedup / run.ranks;
   } else {  // no 1-rank throughput to compare with: unknown, not 0
     row.speedup = row.efficiency = std::numeric_limits<double>::quiet_NaN();

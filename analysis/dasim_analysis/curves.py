@@ -59,9 +59,12 @@ def _phrase(column, value):
     swept = _swept_phrase(column, value)
     if swept:
         return swept
+    if column == "bucket_cap_bytes":  # text: empty where the schedule has no gradient buckets
+        return f"{float(value) / 2**20:g} MiB buckets" if str(value).strip() else "no buckets"
     text = format_value(value)
     templates = {"gpus": "{} GPUs", "nodes": "{} nodes", "batch_per_gpu": "batch {}/GPU",
-                 "collective": "collective {}", "source": "{}"}
+                 "collective": "collective {}", "source": "{}", "precision": "{}",
+                 "baseline_gpus": "vs {} GPUs"}
     return templates.get(column, column + "={}").format(text)
 
 

@@ -90,7 +90,7 @@ def median_row(args, out, ranks, schedule):
     for key in MEDIAN_KEYS:
         row[key] = statistics.median(float(r[key]) for r in results)
         row[key + "_runs"] = ";".join(f"{float(r[key]):.6g}" for r in results)
-    row["throughput_samples_s"] = row["gpus"] * row["batch_per_gpu"] / row["iter_time_s"]
+    row["samples_per_s"] = row["gpus"] * row["batch_per_gpu"] / row["iter_time_s"]
     return row
 
 

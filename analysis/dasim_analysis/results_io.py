@@ -16,28 +16,42 @@ from .errors import fail
 # The C++ kResultColumns (base/results/result_row.hpp), in its order; extra sweep columns may
 # follow. tests/cli/results_schema.sh checks that a `dasim run` header is exactly this list.
 RESULT_COLUMNS = [
-    "scenario", "platform", "workload", "schedule", "tau", "delay", "schedule_detail", "collective", "algorithms_used", "nodes", "gpus",
-    "batch_per_gpu", "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s",
+    "scenario", "platform", "workload", "precision", "compute_precision", "fusion", "schedule", "tau",
+    "delay", "schedule_detail", "bucket_cap_bytes", "collective", "algorithms_used", "progress",
+    "granularity", "nodes", "gpus", "batch_per_gpu", "iterations", "warmup", "iter_time_s",
+    "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup", "efficiency", "compute_s",
     "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source",
-    "calibration",
+    "calibration", "calibration_sha256",
 ]
-# Columns a file written before them lacks: schedule_detail is derived; compute_slowdown_s is not
-# known (empty, as in measured rows).
-OPTIONAL_COLUMNS = ["schedule_detail", "compute_slowdown_s"]
+# The throughput column's name before it was samples_per_s (it read as a time next to the _s
+# columns); files written then are read under the new name.
+OLD_NAMES = {"throughput_samples_s": "samples_per_s"}
+# Columns a file written before them lacks, with what they hold then: schedule_detail is derived;
+# compute_slowdown_s is not known (empty, as in measured rows); every baseline was 1 GPU; the rest
+# were not recorded (empty).
+OPTIONAL_COLUMNS = {
+    "schedule_detail": None, "compute_slowdown_s": "", "precision": "", "compute_precision": "",
+    "fusion": "", "bucket_cap_bytes": "", "progress": "", "granularity": "", "iterations": "",
+    "warmup": "", "baseline_gpus": "1", "baseline_samples_per_s": "", "calibration_sha256": "",
+}
 # What a results file must have.
 REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
-INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu"]
+INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu", "baseline_gpus"]
 FLOAT_COLUMNS = [
-    "iter_time_s", "throughput_samples_s", "speedup", "efficiency", "compute_s", "compute_slowdown_s",
-    "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
+    "iter_time_s", "samples_per_s", "baseline_samples_per_s", "speedup", "efficiency", "compute_s",
+    "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
 ]
+# Configuration numbers that may be empty (not recorded, or no gradient buckets): kept as text so
+# an empty cell is a value of its own when rows are grouped into curves (NaN would drop the rows).
+OPTIONAL_NUMBER_COLUMNS = ["bucket_cap_bytes", "iterations", "warmup"]
 # Empty when not known: the executor's speedup and efficiency without a 1-rank baseline, and its
 # compute slowdown (a measurement cannot tell it apart from the compute).
-UNKNOWABLE_COLUMNS = ["speedup", "efficiency", "compute_slowdown_s"]
+UNKNOWABLE_COLUMNS = ["baseline_samples_per_s", "speedup", "efficiency", "compute_slowdown_s"]
 SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
-# algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many).
-METRIC_COLUMNS = set(FLOAT_COLUMNS) | {"algorithms_used"}
+# algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many);
+# compute_precision follows precision and the calibration, and calibration_sha256 the calibration.
+METRIC_COLUMNS = set(FLOAT_COLUMNS) | {"algorithms_used", "compute_precision", "calibration_sha256"}
 
 
 def _missing_columns_message(path, missing):
@@ -63,12 +77,14 @@ def load_results(path, extra_numeric=()):
         fail(f"{path}: cannot parse as CSV: {first_line} (is this a dasim results.csv?)")
 
     frame.columns = [str(c).strip() for c in frame.columns]
+    frame = frame.rename(columns={old: new for old, new in OLD_NAMES.items() if new not in frame.columns})
     if "schedule_detail" not in frame.columns and "schedule" in frame.columns:
         # Results written before the DiLoCo family had no schedule_detail: their schedules are
         # described by schedule, tau and delay alone.
         frame["schedule_detail"] = [_detail_of(row) for row in frame.to_dict("records")]
-    if "compute_slowdown_s" not in frame.columns:
-        frame["compute_slowdown_s"] = ""  # written before the simulator modelled interference
+    for column, value in OPTIONAL_COLUMNS.items():
+        if column not in frame.columns and value is not None:
+            frame[column] = value
     required = REQUIRED_COLUMNS + [c for c in extra_numeric if c not in RESULT_COLUMNS]
     missing = [c for c in required if c not in frame.columns]
     if missing:
@@ -79,6 +95,8 @@ def load_results(path, extra_numeric=()):
     for column in INTEGER_COLUMNS + FLOAT_COLUMNS:
         frame[column] = _numeric_column(path, frame, column, parse_number,
                                         allow_empty=column in UNKNOWABLE_COLUMNS)
+    for column in OPTIONAL_NUMBER_COLUMNS:
+        _numeric_column(path, frame, column, parse_number, allow_empty=True)  # checked, kept as text
     for column in extra_numeric:
         frame[column] = _numeric_column(path, frame, column, parse_bandwidth_Bps)
     for column in frame.columns:

@@ -21,7 +21,7 @@ from .validation_cases import (case_paths, csv_text, expect, finish, load_disagr
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
 CASE_CLASS = "single_gpu_step"
-QUANTITY = "throughput_samples_s"
+QUANTITY = "samples_per_s"
 # dasim's built-in workloads -> whether they take a sequence length (--seq-len).
 WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
@@ -30,7 +30,7 @@ OPTIMIZERS = {"sgd_momentum", "adam", "lamb"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
-STEP_KEYS = ("batch", "step_s", "throughput_samples_s")
+STEP_KEYS = ("batch", "step_s", "samples_per_s")
 STEP_DETAIL_KEYS = ("forward_s", "backward_s", "update_s", "overhead_s", "input_wait_s", "compute_precision",
                     "fell_back_to_fp32")
 
@@ -113,13 +113,13 @@ def predict(dasim, case):
         fail(f"{what}: step lacks numbers for {', '.join(missing)}", EXIT_FAILURE)
     if step["batch"] != case["batch_per_gpu"]:
         fail(f"{what}: step.batch is {step['batch']}, expected {case['batch_per_gpu']}", EXIT_FAILURE)
-    if not step["throughput_samples_s"] > 0:
-        fail(f"{what}: step.throughput_samples_s is {step['throughput_samples_s']}, expected > 0", EXIT_FAILURE)
+    if not step["samples_per_s"] > 0:
+        fail(f"{what}: step.samples_per_s is {step['samples_per_s']}, expected > 0", EXIT_FAILURE)
     return step
 
 
 def compare(case, step, disagreements):
-    predicted = step["throughput_samples_s"]
+    predicted = step["samples_per_s"]
     error = (predicted - case["published"]) / case["published"] * 100
     within = abs(error) <= CASE_TARGET_PCT
     listed = case["id"] in disagreements

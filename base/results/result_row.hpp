@@ -20,17 +20,35 @@ struct ResultRow {
   std::string scenario;
   std::string platform;
   std::string workload;
-  std::string schedule;         // sgd | local_sgd | dasgd | diloco | streaming_diloco
-  int tau = 1;                  // H for the DiLoCo family
-  int delay = 0;                // the overlap steps of streaming_diloco
-  std::string schedule_detail;  // every parameter: schedules::describe(), e.g. "diloco(H=100,nesterov ...)"
+  std::string precision;          // the precision mode asked for: fp32 | tf32 | fp16 | bf16 | amp | amp_bf16
+  std::string compute_precision;  // what the compute ran at: fp32 where the device has no rate for it
+  std::string fusion;             // none | bn_relu
+  std::string schedule;           // sgd | local_sgd | dasgd | diloco | streaming_diloco
+  int tau = 1;                    // H for the DiLoCo family
+  int delay = 0;                  // the overlap steps of streaming_diloco
+  std::string schedule_detail;    // every parameter: schedules::describe(), e.g. "diloco(H=100,nesterov ...)"
+  // The DDP bucket cap the gradients were allreduced in; NaN where no gradient is bucketed (a
+  // periodic schedule without islands averages the whole model).
+  double bucket_cap_bytes = std::numeric_limits<double>::quiet_NaN();
   std::string collective;  // the scenario's algorithm: auto | ring | tree | hierarchical | nvls | mpi | nccl
   std::string algorithms_used;  // what ran, algorithm/protocol, "+"-joined (auto resolves per collective)
+  std::string progress;         // how collectives advance (collectives::Progress); empty when measured
+  std::string granularity;      // coarse | fine (simulated); empty when measured
   int nodes = 1;
   int gpus = 1;
   int batch_per_gpu = 1;
+  int iterations = 0;  // timed iterations (steps) the figures are means over
+  int warmup = 0;      // iterations run before them and not timed
   double iter_time_s = 0;
-  double throughput_samples_s = 0;
+  // Samples per second over all GPUs. Named throughput_samples_s before: readers accept that name
+  // in older files (it read as a time in seconds next to the _s columns).
+  double samples_per_s = 0;
+  // What speedup and efficiency are relative to: the same schedule on baseline_gpus GPUs, which
+  // ran baseline_samples_per_s; NaN where no baseline was run (the executor without one).
+  int baseline_gpus = 1;
+  double baseline_samples_per_s = std::numeric_limits<double>::quiet_NaN();
+  // speedup = samples_per_s / baseline_samples_per_s x baseline_gpus (in GPUs' worth of the
+  // baseline's per-GPU throughput), efficiency = speedup / gpus.
   double speedup = 0;     // NaN when not known (no baseline): empty in CSV, null in JSON
   double efficiency = 0;  // the same
   double compute_s = 0;   // per iteration, mean over workers
@@ -43,8 +61,11 @@ struct ResultRow {
   // the slowest): max over workers of their per-iteration comm and exposed time.
   double comm_max_s = 0;
   double exposed_comm_max_s = 0;
-  std::string source;       // simulated | measured
-  std::string calibration;  // calibration file (or "datasheet:..." / "measured-profile")
+  std::string source;  // simulated | measured
+  // The calibration by file name and what it is ("h100.json (measured on NVIDIA H100)"), never a
+  // path, so the same scenario gives the same row wherever it is run from; its content by hash.
+  std::string calibration;
+  std::string calibration_sha256;  // of the calibration file's bytes (sha256sum); empty when measured
   // Extra columns (sweep parameters such as inter-node bandwidth); appended after the fixed ones.
   // Extra columns (the executor's): CSV cells as text; in JSON a number, null when empty, else text.
   std::vector<std::pair<std::string, std::string>> extra;
@@ -55,21 +76,31 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 24> kResultColumns{{
+inline const std::array<ResultColumn, 35> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
+    {"precision", &ResultRow::precision},
+    {"compute_precision", &ResultRow::compute_precision},
+    {"fusion", &ResultRow::fusion},
     {"schedule", &ResultRow::schedule},
     {"tau", &ResultRow::tau},
     {"delay", &ResultRow::delay},
     {"schedule_detail", &ResultRow::schedule_detail},
+    {"bucket_cap_bytes", &ResultRow::bucket_cap_bytes},
     {"collective", &ResultRow::collective},
     {"algorithms_used", &ResultRow::algorithms_used},
+    {"progress", &ResultRow::progress},
+    {"granularity", &ResultRow::granularity},
     {"nodes", &ResultRow::nodes},
     {"gpus", &ResultRow::gpus},
     {"batch_per_gpu", &ResultRow::batch_per_gpu},
+    {"iterations", &ResultRow::iterations},
+    {"warmup", &ResultRow::warmup},
     {"iter_time_s", &ResultRow::iter_time_s},
-    {"throughput_samples_s", &ResultRow::throughput_samples_s},
+    {"samples_per_s", &ResultRow::samples_per_s},
+    {"baseline_gpus", &ResultRow::baseline_gpus},
+    {"baseline_samples_per_s", &ResultRow::baseline_samples_per_s},
     {"speedup", &ResultRow::speedup},
     {"efficiency", &ResultRow::efficiency},
     {"compute_s", &ResultRow::compute_s},
@@ -80,6 +111,7 @@ inline const std::array<ResultColumn, 24> kResultColumns{{
     {"exposed_comm_max_s", &ResultRow::exposed_comm_max_s},
     {"source", &ResultRow::source},
     {"calibration", &ResultRow::calibration},
+    {"calibration_sha256", &ResultRow::calibration_sha256},
 }};
 
 // The fixed column names, in order.

@@ -36,7 +36,7 @@ nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload
             {"update_s", p.update_s},
             {"input_wait_s", p.input_wait_s},
             {"step_s", p.step_s()},
-            {"throughput_samples_s", p.throughput_samples_s()},
+            {"samples_per_s", p.samples_per_s()},
             {"layers", layers}};
 }
 
@@ -50,7 +50,7 @@ std::string render_step(const StepPrediction& p, const workload::Workload& workl
                      ms(p.forward_s), ms(p.backward_s), ms(p.update_s));
   if (p.input_wait_s > 0)
     out += fmt::format("  input     {:10.3f} ms (loader slower than the GPU)\n", ms(p.input_wait_s));
-  out += fmt::format("  step      {:10.3f} ms = {:.1f} {}s/s\n", ms(p.step_s()), p.throughput_samples_s(),
+  out += fmt::format("  step      {:10.3f} ms = {:.1f} {}s/s\n", ms(p.step_s()), p.samples_per_s(),
                      workload.sample_name);
   return out;
 }

@@ -17,7 +17,7 @@ struct StepPrediction {
   std::vector<double> forward_layers_s, backward_layers_s;  // forward order
   double forward_s = 0, backward_s = 0, update_s = 0, input_wait_s = 0;
   double step_s() const { return forward_s + backward_s + update_s + input_wait_s; }
-  double throughput_samples_s() const { return batch / step_s(); }
+  double samples_per_s() const { return batch / step_s(); }
 };
 
 StepPrediction predict_step(const workload::Workload& workload, const ComputeModel& model, int batch);

@@ -9,13 +9,21 @@ namespace {
 
 // sgd, local SGD and DaSGD in the table's short forms; the DiLoCo family with every parameter
 // (fragments, overlap, outer optimizer, compression all change the numbers).
-std::string schedule_label(const results::ResultRow& r) {
+std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bool batches_vary) {
   std::string label = r.schedule;
   if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={})", r.tau);
   if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={})", r.tau, r.delay);
   if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = r.schedule_detail;
   for (const auto& [key, value] : r.extra) label += fmt::format(" {}={}", key, value);
+  if (precisions_vary) label += " " + r.precision;
+  if (batches_vary) label += fmt::format(" b={}", r.batch_per_gpu);
   return label;
+}
+
+template <typename Field>
+bool varies(const std::vector<results::ResultRow>& rows, Field field) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const auto& r) { return r.*field != rows.front().*field; });
 }
 
 }  // namespace
@@ -23,8 +31,11 @@ std::string schedule_label(const results::ResultRow& r) {
 std::string summary_table(const std::vector<results::ResultRow>& rows) {
   std::vector<std::string> labels;
   size_t width = 18;
+  // A scenario that lists several precisions or batches: the label says which row is which.
+  const bool precisions_vary = varies(rows, &results::ResultRow::precision);
+  const bool batches_vary = varies(rows, &results::ResultRow::batch_per_gpu);
   for (const auto& r : rows) {
-    labels.push_back(schedule_label(r));
+    labels.push_back(schedule_label(r, precisions_vary, batches_vary));
     width = std::max(width, labels.back().size());
   }
   // The compute slowdown (interference) has a column only when some row has one.

@@ -178,15 +178,18 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
   if (configs.size() > limits.max_configurations)
     throw InputError(
         sc.file, "",
-        fmt::format("{} ({} x {} x {}{}) would take ~{} (limit: {} configurations){}",
+        fmt::format("{} ({} x {} x {}{}{}{}) would take ~{} (limit: {} configurations){}",
                     units::format_count(static_cast<long long>(configs.size()), "configuration"),
                     units::format_count(
                         static_cast<long long>(configs.size() / sc.workloads.size() / sc.schedules.size() /
-                                               (sc.sweep ? sc.sweep->values.size() : 1)),
+                                               (sc.sweep ? sc.sweep->values.size() : 1) /
+                                               sc.precisions.size() / sc.batches.size()),
                         "platform node count"),
                     units::format_count(static_cast<long long>(sc.workloads.size()), "workload"),
                     units::format_count(static_cast<long long>(sc.schedules.size()), "schedule"),
                     sc.sweep ? fmt::format(" x {} sweep values", sc.sweep->values.size()) : "",
+                    sc.precisions.size() > 1 ? fmt::format(" x {} precisions", sc.precisions.size()) : "",
+                    sc.batches.size() > 1 ? fmt::format(" x {} batches", sc.batches.size()) : "",
                     human_duration(total_s), limits.max_configurations, kRefusing));
 }
 

@@ -1,16 +1,23 @@
 #include "scenario/result_rows.hpp"
 
+#include "compute/compute_model.hpp"
 #include "platform/platform_variants.hpp"
+#include "schedules/periods.hpp"
+#include "schedules/schedule_spec.hpp"
 
 #include <fmt/format.h>
+
+#include <filesystem>
+#include <limits>
 
 namespace dasim::scenario {
 
 std::string calibration_label(const PlatformEntry& platform) {
   const auto& c = platform.calibration;
-  if (c.measured) return fmt::format("{} (measured on {})", platform.calibration_file, c.device.name);
-  return fmt::format("{} (datasheet, {} of peak)", platform.calibration_file,
-                     c.efficiency_assumption.value_or(1.0));
+  // The file's name only: a path relative to where dasim ran would make the same run differ.
+  const std::string name = std::filesystem::path(platform.calibration_file).filename().string();
+  if (c.measured) return fmt::format("{} (measured on {})", name, c.device.name);
+  return fmt::format("{} (datasheet, {} of peak)", name, c.efficiency_assumption.value_or(1.0));
 }
 
 results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
@@ -18,23 +25,36 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
                                    const engine::TrainingResult& baseline) {
   const auto& entry = sc.platforms[c.platform];
   const auto& schedule = sc.schedules[c.schedule];
+  const compute::ComputeModel model(entry.calibration, sc.precisions[c.precision]);
   results::ResultRow row;
   row.scenario = sc.name;
   row.platform = entry.spec.name;
   row.workload = sc.workloads[c.workload].name;
+  row.precision = sc.precisions[c.precision];
+  row.compute_precision = model.fell_back_to_fp32() ? "fp32" : model.compute_precision();
+  row.fusion = sc.fusion;
   row.schedule = schedules::to_string(schedule.kind);
   row.tau = schedule.tau;
   row.delay = schedule.delay;
   row.schedule_detail = schedules::describe(schedule);
+  if (schedule.kind == schedules::ScheduleKind::sgd || schedules::has_islands(schedule))
+    row.bucket_cap_bytes = schedule.bucket_cap_bytes;
   row.collective = collectives::to_string(sc.collective.algorithm);
   row.algorithms_used = result.algorithms_used;
+  row.progress = collectives::kProgressNames.name(sc.collective.progress);
+  row.granularity = collectives::kGranularityNames.name(sc.collective.granularity);
   row.nodes = c.nodes;
   row.gpus = c.nodes * entry.spec.gpus_per_node;
-  row.batch_per_gpu = sc.batch_per_gpu;
+  row.batch_per_gpu = c.batch_per_gpu;
+  // As simulated: rounded up to whole periods of the schedule (tau, H).
+  row.iterations = result.measured_iterations;
+  row.warmup = static_cast<int>(schedules::whole_periods(sc.warmup, schedule));
   row.iter_time_s = result.iter_time_s;
-  row.throughput_samples_s = row.gpus * sc.batch_per_gpu / result.iter_time_s;
-  // Weak scaling: speedup = throughput(n) / throughput(1 GPU, same schedule).
-  row.speedup = row.throughput_samples_s / (sc.batch_per_gpu / baseline.iter_time_s);
+  row.samples_per_s = row.gpus * double(c.batch_per_gpu) / result.iter_time_s;
+  // Weak scaling: speedup = throughput(n) / throughput(baseline) x baseline GPUs, the same schedule.
+  row.baseline_gpus = baseline_gpus(sc, c.platform);
+  row.baseline_samples_per_s = row.baseline_gpus * double(c.batch_per_gpu) / baseline.iter_time_s;
+  row.speedup = row.samples_per_s / row.baseline_samples_per_s * row.baseline_gpus;
   row.efficiency = row.speedup / row.gpus;
   row.compute_s = result.compute_s;
   row.compute_slowdown_s = result.compute_slowdown_s;
@@ -44,6 +64,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.exposed_comm_max_s = result.exposed_comm_max_s;
   row.source = "simulated";
   row.calibration = calibration_label(entry);
+  row.calibration_sha256 = entry.calibration_sha256;
   if (sc.sweep)
     row.extra.push_back({platform::sweep_column(sc.sweep->parameter), fmt::format("{:.9g}", *c.sweep_value)});
   return row;

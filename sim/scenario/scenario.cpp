@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/file_exists.hpp"
 #include "common/json_reader.hpp"
+#include "common/sha256.hpp"
 #include "common/units.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
@@ -12,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -101,6 +104,7 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
     throw InputError(file, calibration_override ? "calibration" : path + ".file",
                      fmt::format("calibration file \"{}\" does not exist", entry.calibration_file));
   entry.calibration = calibration::load_calibration(entry.calibration_file);
+  entry.calibration_sha256 = sha256_of_file(entry.calibration_file);
   return entry;
 }
 
@@ -202,7 +206,87 @@ Sweep read_sweep(ObjectReader s) {
   return sweep;
 }
 
+// `key`: one value or a list of them (each a configuration of its own), none listed twice.
+template <typename Value>
+std::vector<Value> one_or_list(ObjectReader& top, const std::string& key,
+                               const std::function<Value(const nlohmann::json&, const std::string&)>& read) {
+  std::vector<Value> values;
+  auto add = [&](const nlohmann::json& v, const std::string& path) {
+    Value value = read(v, path);
+    if (std::find(values.begin(), values.end(), value) != values.end())
+      throw InputError(top.file(), path,
+                       fmt::format("{} is listed twice (each value is one configuration)", v.dump()));
+    values.push_back(std::move(value));
+  };
+  if (top.raw(key).is_array()) {
+    top.array(key, add);
+    if (values.empty()) top.fail(key, "expected a value or a non-empty list of values");
+  } else {
+    add(top.raw(key), top.path_of(key));
+  }
+  return values;
+}
+
+// 2^20 samples per GPU: far above any real per-GPU batch, and the sample counts derived from it
+// (x GPUs x iterations) stay exact.
+std::vector<int> read_batches(ObjectReader& top) {
+  return one_or_list<int>(top, "batch_per_gpu", [&](const nlohmann::json& v, const std::string& path) {
+    const int64_t batch = json_integer(v, top.file(), path);
+    if (batch < 1 || batch > (1 << 20))
+      throw InputError(top.file(), path, fmt::format("expected an integer in 1..{}, got {}", 1 << 20, batch));
+    return static_cast<int>(batch);
+  });
+}
+
+std::vector<std::string> read_precisions(ObjectReader& top) {
+  if (!top.has("precision")) return {"fp32"};
+  return one_or_list<std::string>(top, "precision", [&](const nlohmann::json& v, const std::string& path) {
+    if (!v.is_string()) throw InputError(top.file(), path, "expected a precision name (a string)");
+    const std::string name = v.get<std::string>();
+    workload::parse_precision(name, top.file(), path);  // throws with the allowed names
+    return name;
+  });
+}
+
+// efficiency_baseline: a GPU count (1, or whole nodes of every platform) or "node" (one node of
+// each platform); published scaling tables use all three.
+void read_efficiency_baseline(ObjectReader& top, Scenario& sc) {
+  if (!top.has("efficiency_baseline")) return;
+  const auto& raw = top.raw("efficiency_baseline");
+  if (raw.is_string()) {
+    if (raw.get<std::string>() != "node")
+      top.fail("efficiency_baseline", fmt::format("expected a GPU count or \"node\", got {}", raw.dump()));
+    sc.baseline_one_node = true;
+  } else {
+    sc.baseline_gpus = static_cast<int>(top.integer_in("efficiency_baseline", 1, 1 << 30));
+  }
+  for (size_t p = 0; p < sc.platforms.size(); ++p) {
+    const auto& spec = sc.platforms[p].spec;
+    const int gpus = baseline_gpus(sc, p);
+    if (gpus > 1 && gpus % spec.gpus_per_node != 0)
+      top.fail("efficiency_baseline",
+               fmt::format("expected 1 GPU or whole nodes: platform {} has {} GPUs per node, got {} GPUs",
+                           spec.name, spec.gpus_per_node, gpus));
+    platform::PlatformSpec sized = spec;
+    sized.nodes = std::max(1, gpus / spec.gpus_per_node);
+    try {
+      platform::validate_platform(sized);
+    } catch (const InputError& e) {
+      top.fail("efficiency_baseline", fmt::format("the baseline's {} do not fit platform {}: {}",
+                                                  units::format_count(gpus, "GPU"), spec.name, e.what()));
+    }
+  }
+}
+
 }  // namespace
+
+int baseline_gpus(const Scenario& sc, size_t platform) {
+  return sc.baseline_one_node ? sc.platforms[platform].spec.gpus_per_node : sc.baseline_gpus;
+}
+
+const workload::Workload& workload_of(const Scenario& sc, const Configuration& c) {
+  return sc.workloads_by_precision[c.precision][c.workload];
+}
 
 Scenario load_scenario(const std::string& file) {
   nlohmann::json root = load_json_file(file);
@@ -211,12 +295,10 @@ Scenario load_scenario(const std::string& file) {
   sc.file = file;
   sc.name = top.optional_string("name").value_or(fs::path(file).stem().string());
   sc.description = top.optional_string("description").value_or("");
-  // 2^20 samples per GPU: far above any real per-GPU batch, and the sample counts derived from it
-  // (x GPUs x iterations) stay exact.
-  sc.batch_per_gpu = static_cast<int>(top.integer_in("batch_per_gpu", 1, 1 << 20));
+  if (!top.has("batch_per_gpu")) top.fail("batch_per_gpu", "required key is missing");
+  sc.batches = read_batches(top);
   workload::WorkloadOptions workload_options;
-  sc.precision = top.optional_string("precision").value_or("fp32");
-  workload_options.precision = workload::parse_precision(sc.precision, file, "precision");
+  sc.precisions = read_precisions(top);
   if (auto grad = top.optional_choice("grad_precision", {"fp32", "fp16", "bf16"}))
     workload_options.grad_precision = workload::parse_precision(*grad, file, "grad_precision");
   if (auto optimizer = top.optional_string("optimizer"))
@@ -234,10 +316,16 @@ Scenario load_scenario(const std::string& file) {
     sc.platforms.push_back(read_platform_entry(ObjectReader(v, file, path), calibration_override));
   });
   if (sc.platforms.empty()) top.fail("platforms", "expected at least one platform");
-  top.array("workloads", [&](const nlohmann::json& v, const std::string& path) {
-    sc.workloads.push_back(read_workload(v, file, path, workload_options));
-  });
+  for (const auto& precision : sc.precisions) {
+    workload_options.precision = workload::parse_precision(precision, file, "precision");
+    auto& workloads = sc.workloads_by_precision.emplace_back();
+    top.array("workloads", [&](const nlohmann::json& v, const std::string& path) {
+      workloads.push_back(read_workload(v, file, path, workload_options));
+    });
+  }
+  sc.workloads = sc.workloads_by_precision.front();
   if (sc.workloads.empty()) top.fail("workloads", "expected at least one workload");
+  read_efficiency_baseline(top, sc);
   top.array("schedules", [&](const nlohmann::json& v, const std::string& path) {
     sc.schedules.push_back(read_schedule(ObjectReader(v, file, path)));
   });
@@ -245,8 +333,12 @@ Scenario load_scenario(const std::string& file) {
   for (size_t s = 0; s < sc.schedules.size(); ++s) {
     for (const auto& w : sc.workloads)
       check_fragments_fit(sc.schedules[s], w, file, fmt::format("schedules[{}]", s));
-    for (const auto& p : sc.platforms)
-      check_islands_fit(sc.schedules[s], p.spec, p.nodes, file, fmt::format("schedules[{}]", s));
+    for (size_t p = 0; p < sc.platforms.size(); ++p) {
+      auto node_counts = sc.platforms[p].nodes;  // the baseline's too: it runs the same schedule
+      node_counts.push_back(std::max(1, baseline_gpus(sc, p) / sc.platforms[p].spec.gpus_per_node));
+      check_islands_fit(sc.schedules[s], sc.platforms[p].spec, node_counts, file,
+                        fmt::format("schedules[{}]", s));
+    }
   }
   static const nlohmann::json kNoKeys = nlohmann::json::object();  // no section: its defaults
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
@@ -309,9 +401,11 @@ std::vector<Configuration> expand(const Scenario& sc) {
   }
   for (size_t p = 0; p < sc.platforms.size(); ++p)
     for (size_t w = 0; w < sc.workloads.size(); ++w)
-      for (const auto& value : sweep_values)
-        for (size_t s = 0; s < sc.schedules.size(); ++s)
-          for (int nodes : sc.platforms[p].nodes) configs.push_back({p, w, s, nodes, value});
+      for (size_t k = 0; k < sc.precisions.size(); ++k)
+        for (int batch : sc.batches)
+          for (const auto& value : sweep_values)
+            for (size_t s = 0; s < sc.schedules.size(); ++s)
+              for (int nodes : sc.platforms[p].nodes) configs.push_back({p, w, s, k, batch, nodes, value});
   return configs;
 }
 

@@ -22,6 +22,7 @@ struct PlatformEntry {
   platform::PlatformSpec spec;  // as loaded (its own node count); configurations override nodes
   std::vector<int> nodes;       // node counts to simulate
   std::string calibration_file;
+  std::string calibration_sha256;  // of the file's bytes: results name the calibration by content
   calibration::Calibration calibration;
 };
 
@@ -35,10 +36,17 @@ struct Scenario {
   std::string name;
   std::string description;
   std::vector<PlatformEntry> platforms;
+  // The workloads as listed, at precisions[0]; workloads_by_precision[k] the same at precisions[k].
   std::vector<workload::Workload> workloads;
-  int batch_per_gpu = 32;
-  std::string precision = "fp32";  // a workload precision mode (workload/precision.hpp)
-  std::string fusion = "none";     // workload/fusion.hpp
+  std::vector<std::vector<workload::Workload>> workloads_by_precision;
+  // batch_per_gpu and precision take one value or a list, each value a configuration of its own.
+  std::vector<int> batches{32};
+  std::vector<std::string> precisions{"fp32"};  // workload precision modes (workload/precision.hpp)
+  std::string fusion = "none";                  // workload/fusion.hpp
+  // What speedup and efficiency are relative to: the same schedule on this many GPUs (1, or whole
+  // nodes of every platform), or on one node of each platform (baseline_one_node).
+  int baseline_gpus = 1;
+  bool baseline_one_node = false;
   std::vector<schedules::ScheduleSpec> schedules;
   collectives::CollectiveOptions collective;
   int iterations = 8;
@@ -53,11 +61,20 @@ struct Configuration {
   size_t platform = 0;
   size_t workload = 0;
   size_t schedule = 0;
+  size_t precision = 0;  // in Scenario::precisions
+  int batch_per_gpu = 32;
   int nodes = 1;
   std::optional<double> sweep_value;
 };
 
 Scenario load_scenario(const std::string& file);
+// Platforms, then workloads, precisions, batches, sweep values, schedules and node counts, each
+// in the file's order.
 std::vector<Configuration> expand(const Scenario& scenario);
+
+// The configuration's workload at its precision.
+const workload::Workload& workload_of(const Scenario& scenario, const Configuration& c);
+// GPUs of the baseline a configuration on this platform is measured against.
+int baseline_gpus(const Scenario& scenario, size_t platform);
 
 }  // namespace dasim::scenario

@@ -24,6 +24,8 @@ std::string job_name(const Scenario& sc, const Configuration& c) {
       "{}, {} on {} x {} ({})", sc.workloads[c.workload].name, schedules::describe(sc.schedules[c.schedule]),
       spec.name, units::format_count(c.nodes, "node"),
       units::format_count(static_cast<long long>(c.nodes) * spec.gpus_per_node, "GPU"));
+  if (sc.precisions.size() > 1) name += ", " + sc.precisions[c.precision];
+  if (sc.batches.size() > 1) name += fmt::format(", batch {}", c.batch_per_gpu);
   if (c.sweep_value) name += fmt::format(", {} = {}", sc.sweep->parameter, *c.sweep_value);
   return name;
 }
@@ -36,12 +38,18 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   t.platform = entry.spec;
   t.platform.nodes = c.nodes;
   if (c.sweep_value) platform::apply_sweep(t.platform, sc.sweep->parameter, *c.sweep_value);
-  if (baseline) t.platform = platform::single_gpu(t.platform);
+  if (baseline) {
+    const int gpus = baseline_gpus(sc, c.platform);
+    if (gpus == 1)
+      t.platform = platform::single_gpu(t.platform);
+    else
+      t.platform.nodes = gpus / entry.spec.gpus_per_node;
+  }
   platform::validate_platform(t.platform);
-  t.workload = sc.workloads[c.workload];
+  t.workload = workload_of(sc, c);
   t.calibration = entry.calibration;
-  t.precision = sc.precision;
-  t.batch_per_gpu = sc.batch_per_gpu;
+  t.precision = sc.precisions[c.precision];
+  t.batch_per_gpu = c.batch_per_gpu;
   t.schedule = sc.schedules[c.schedule];
   t.collective = sc.collective;
   t.collective.memory_bandwidth_Bps = entry.calibration.fitted.memory_bandwidth_Bps;
@@ -54,7 +62,7 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
 }
 
 BaselineKey baseline_key(const Configuration& c) {
-  return {c.platform, c.workload, c.schedule, c.sweep_value.value_or(0)};
+  return {c.platform, c.workload, c.precision, c.batch_per_gpu, c.schedule, c.sweep_value.value_or(0)};
 }
 
 SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
@@ -64,8 +72,9 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
   for (const auto& c : configs) {
     if (jobs.baseline_job.emplace(baseline_key(c), jobs.bodies.size()).second) {
       jobs.bodies.push_back(job(training_config(sc, c, true)));
-      jobs.names.push_back("the 1-GPU baseline of " + job_name(sc, c));
-      gpus.push_back(1);
+      const int baseline = baseline_gpus(sc, c.platform);
+      jobs.names.push_back(fmt::format("the {}-GPU baseline of {}", baseline, job_name(sc, c)));
+      gpus.push_back(baseline);
     }
   }
   jobs.first_configuration = jobs.bodies.size();

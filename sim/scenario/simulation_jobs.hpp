@@ -1,5 +1,6 @@
-// The simulations a scenario needs: one per configuration, plus one 1-GPU baseline per (platform,
-// workload, schedule, sweep value) that the speedups divide by, each a self-contained job for a
+// The simulations a scenario needs: one per configuration, plus one baseline per (platform,
+// workload, precision, batch, schedule, sweep value) that the speedups divide by (on 1 GPU unless
+// the scenario's efficiency_baseline says otherwise), each a self-contained job for a
 // child process, with the order in which to run them (largest first, so the last job running alone
 // is a small one).
 #pragma once
@@ -16,12 +17,12 @@
 
 namespace dasim::scenario {
 
-// The configuration as the engine simulates it; `baseline`: the same on one GPU, without
-// stragglers or jitter.
+// The configuration as the engine simulates it; `baseline`: the same on the scenario's baseline
+// GPU count, without stragglers or jitter.
 engine::TrainingConfig training_config(const Scenario& sc, const Configuration& c, bool baseline);
 
-// What a baseline is shared by: platform, workload, schedule, sweep value.
-using BaselineKey = std::tuple<size_t, size_t, size_t, double>;
+// What a baseline is shared by: platform, workload, precision, batch, schedule, sweep value.
+using BaselineKey = std::tuple<size_t, size_t, size_t, int, size_t, double>;
 BaselineKey baseline_key(const Configuration& c);
 
 struct SimulationJobs {

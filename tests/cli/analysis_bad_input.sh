@@ -24,7 +24,7 @@ MISSING=$DATA/missing_columns.csv
 EMPTY=$DATA/empty.csv
 BAD=$DATA/non_numeric.csv
 GOOD=$DATA/scaleup.csv
-ALL="scenario, platform, workload, schedule, tau, delay, collective, algorithms_used, nodes, gpus, batch_per_gpu, iter_time_s, throughput_samples_s, speedup, efficiency, compute_s, comm_s, exposed_comm_s, comm_max_s, exposed_comm_max_s, source, calibration"
+ALL="scenario, platform, workload, schedule, tau, delay, collective, algorithms_used, nodes, gpus, batch_per_gpu, iter_time_s, samples_per_s, speedup, efficiency, compute_s, comm_s, exposed_comm_s, comm_max_s, exposed_comm_max_s, source, calibration"
 NUMBER="$BAD: line 4: column iter_time_s: expected a number, got 'fast'"
 
 # Missing columns: every script. The other classes go through the same loader

@@ -17,7 +17,7 @@ row='d["results"][0]'
 [ "$(json "$WORK/sgd.json" "$row['iter_time_s'] > 0 and $row['compute_s'] > 0 and $row['comm_s'] > 0")" = True ] \
   || fail "timings missing"
 [ "$(json "$WORK/sgd.json" "d['loss_curve'][0] > 1.5 * d['loss_curve'][-1]")" = True ] || fail "loss did not decrease"
-head -1 "$WORK/sgd.csv" | grep -q '^scenario,platform,workload,schedule,tau,delay,schedule_detail,collective' || fail "CSV header"
+head -1 "$WORK/sgd.csv" | grep -q '^scenario,platform,workload,precision,compute_precision,fusion,schedule,tau,delay,schedule_detail,bucket_cap_bytes,collective,' || fail "CSV header"
 [ "$(wc -l < "$WORK/sgd.csv")" = 2 ] || fail "CSV should hold one row"
 [ "$(json "$WORK/profile.json" "d['measured_batch'], len(d['layers']), d['layers'][0]['params'], d['layers'][1]['forward_flops']")" = \
   "32 3 4160 8192.0" ] || fail "profile JSON"

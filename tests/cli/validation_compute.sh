@@ -38,7 +38,7 @@ import json, os, sys
 print(" ".join(sys.argv[1:]), file=open(os.environ["FAKE_LOG"], "a"))
 batch, rate = int(sys.argv[sys.argv.index("--batch") + 1]), float(os.environ["FAKE_THROUGHPUT"])
 print(json.dumps({"step": {"batch": batch, "calibration": "c", "forward_s": 0, "backward_s": 0, "update_s": 0,
-                           "overhead_s": 0, "step_s": batch / rate, "throughput_samples_s": rate}}))
+                           "overhead_s": 0, "step_s": batch / rate, "samples_per_s": rate}}))
 EOF
 chmod +x "$WORK/fake-dasim"
 mkdir -p "$WORK/cases"

@@ -144,7 +144,7 @@ TEST(InputPipeline, StepWaitsForASlowLoader) {
   EXPECT_NEAR(slow.step_compute_time_s(w, 4), 12e-3, 1e-12);
   auto step = compute::predict_step(w, slow, 4);
   EXPECT_NEAR(step.input_wait_s, 12e-3 - 8.03e-3, 1e-12);
-  EXPECT_NEAR(step.throughput_samples_s(), 4 / 12e-3, 1e-6);
+  EXPECT_NEAR(step.samples_per_s(), 4 / 12e-3, 1e-6);
 }
 
 TEST(PrecisionModes, OptimizerStreams) {

@@ -48,8 +48,8 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_EQ(row.schedule, "dasgd");
   EXPECT_EQ(row.delay, 1);
   EXPECT_EQ(row.source, "measured");
-  EXPECT_DOUBLE_EQ(row.iter_time_s, (0.2 + 0.3) / 2);     // slowest rank per step, step 1 excluded
-  EXPECT_DOUBLE_EQ(row.throughput_samples_s, 20 / 0.25);  // 2 ranks x 10 samples per 0.25 s
+  EXPECT_DOUBLE_EQ(row.iter_time_s, (0.2 + 0.3) / 2);  // slowest rank per step, step 1 excluded
+  EXPECT_DOUBLE_EQ(row.samples_per_s, 20 / 0.25);      // 2 ranks x 10 samples per 0.25 s
   EXPECT_DOUBLE_EQ(row.speedup, 0.8);
   EXPECT_DOUBLE_EQ(row.efficiency, 0.4);
   EXPECT_DOUBLE_EQ(row.compute_s, (0.09 + 0.15) / 2);

@@ -15,17 +15,26 @@ ResultRow row() {
   r.scenario = "s";
   r.platform = "p";
   r.workload = "w";
+  r.precision = "tf32";
+  r.compute_precision = "fp32";
+  r.fusion = "none";
   r.schedule = "dasgd";
   r.tau = 4;
   r.delay = 1;
   r.schedule_detail = "dasgd(tau=4,d=1)";  // a comma: the CSV cell is quoted
   r.collective = "auto";
   r.algorithms_used = "ring/simple+tree/ll";
+  r.progress = "async";
+  r.granularity = "coarse";
   r.nodes = 2;
   r.gpus = 16;
   r.batch_per_gpu = 32;
+  r.iterations = 8;
+  r.warmup = 4;
   r.iter_time_s = 1.0 / 3.0;
-  r.throughput_samples_s = 1536;
+  r.samples_per_s = 1536;
+  r.baseline_gpus = 8;
+  r.baseline_samples_per_s = 792;
   r.speedup = 15.5;
   r.efficiency = 0.96875;
   r.compute_s = 0.25;
@@ -36,6 +45,7 @@ ResultRow row() {
   r.exposed_comm_max_s = 0.0625;
   r.source = "simulated";
   r.calibration = "cal.json";
+  r.calibration_sha256 = "ab12";
   return r;
 }
 
@@ -54,21 +64,23 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(
       out[0],
-      "scenario,platform,workload,schedule,tau,delay,schedule_detail,collective,algorithms_used,nodes,gpus,"
-      "batch_per_gpu,"
-      "iter_time_s,throughput_samples_s,speedup,efficiency,compute_s,compute_slowdown_s,comm_s,"
-      "exposed_comm_s,comm_max_s,exposed_comm_max_s,source,calibration");
+      "scenario,platform,workload,precision,compute_precision,fusion,schedule,tau,delay,schedule_detail,"
+      "bucket_cap_bytes,collective,algorithms_used,progress,granularity,nodes,gpus,batch_per_gpu,iterations,"
+      "warmup,iter_time_s,samples_per_s,baseline_gpus,baseline_samples_per_s,speedup,efficiency,compute_s,"
+      "compute_slowdown_s,comm_s,exposed_comm_s,comm_max_s,exposed_comm_max_s,source,calibration,"
+      "calibration_sha256");
+  // No bucket cap (a periodic schedule without islands): an empty cell.
   EXPECT_EQ(out[1],
-            "s,p,w,dasgd,4,1,\"dasgd(tau=4,d=1)\",auto,ring/simple+tree/"
-            "ll,2,16,32,0.333333333,1536,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
-            "simulated,cal.json");
+            "s,p,w,tf32,fp32,none,dasgd,4,1,\"dasgd(tau=4,d=1)\",,auto,ring/simple+tree/"
+            "ll,async,coarse,2,16,32,8,4,0.333333333,1536,8,792,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
+            "simulated,cal.json,ab12");
 }
 
 TEST(ResultRow, AnUnknownNumberIsAnEmptyCellAndJsonNull) {
   auto r = row();
   r.speedup = r.efficiency = std::nan("");
   const auto csv = lines(to_csv({r}));
-  EXPECT_NE(csv[1].find(",1536,,,0.25,"), std::string::npos) << csv[1];  // throughput, -, -, compute
+  EXPECT_NE(csv[1].find(",792,,,0.25,"), std::string::npos) << csv[1];  // baseline, -, -, compute
   const auto j = to_json(r);
   EXPECT_TRUE(j["speedup"].is_null());
   EXPECT_TRUE(j["efficiency"].is_null());
@@ -89,15 +101,15 @@ TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {
   r.platform = "two\nlines";
   const std::string csv = to_csv({r});
   EXPECT_NE(csv.find("\"say \"\"hi\"\"\",\"two\nlines\","), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",\"a.json (datasheet, 0.7 of peak)\"\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"a.json (datasheet, 0.7 of peak)\",ab12\n"), std::string::npos) << csv;
 }
 
 TEST(ResultRow, ExtraColumnsFollowTheFixedOnes) {
   ResultRow r = row();
   r.extra = {{"inter_node_bandwidth_Bps", "1.25e+10"}};
   const auto out = lines(to_csv({r}));
-  EXPECT_TRUE(out[0].ends_with(",calibration,inter_node_bandwidth_Bps"));
-  EXPECT_TRUE(out[1].ends_with(",cal.json,1.25e+10"));
+  EXPECT_TRUE(out[0].ends_with(",calibration_sha256,inter_node_bandwidth_Bps"));
+  EXPECT_TRUE(out[1].ends_with(",ab12,1.25e+10"));
 }
 
 TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
