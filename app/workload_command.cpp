@@ -2,12 +2,16 @@
 // O]
 // [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format table|json]`: per-layer table,
 // totals and the DDP bucket plan of a workload; with a calibration, its predicted step on one device.
+// `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params FILE] [--precision P]
+// [--name NAME]`: a workload file with the measured layer times of a torch.profiler trace.
 #include "calibration/calibration.hpp"
 #include "commands.hpp"
+#include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
 #include "compute/step_prediction.hpp"
 #include "workload/precision.hpp"
+#include "workload/profiler_trace_import.hpp"
 #include "workload/workload_file.hpp"
 #include "workload/workload_report.hpp"
 
@@ -19,9 +23,52 @@
 
 namespace dasim::cli {
 
+namespace {
+
+void add_import_command(CLI::App& workload) {
+  struct ImportOptions {
+    workload::TraceImportOptions trace;
+    std::string out;
+    std::string precision = "fp32";
+    int step = -1;
+  };
+  auto o = std::make_shared<ImportOptions>();
+  auto* importer = workload.add_subcommand(
+      "import",
+      "Workload file from a torch.profiler Chrome trace of one training step (measured layer times)");
+  importer
+      ->add_option("trace", o->trace.trace_file,
+                   "Chrome trace JSON written by torch.profiler (export_chrome_trace)")
+      ->required();
+  importer->add_option("--out", o->out, "Workload JSON file to write")->required();
+  importer->add_option("--batch", o->trace.batch, "Samples per GPU in the traced step")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  importer->add_option("--step", o->step, "Use ProfilerStep#N (default: the last complete step)")
+      ->check(CLI::NonNegativeNumber);
+  importer->add_option("--params", o->trace.params_file,
+                       "Parameter shapes when the trace has none: [{\"name\", \"shape\" | \"numel\"}, ...]");
+  importer
+      ->add_option("--precision", o->precision,
+                   "Precision the step trained in (fp32, tf32, fp16, bf16, amp, amp_bf16)")
+      ->capture_default_str();
+  importer->add_option("--name", o->trace.name, "Workload name (default: the trace file's stem)");
+  importer->callback([o] {
+    o->trace.precision = workload::parse_precision(o->precision, "--precision");
+    if (o->step >= 0) o->trace.step = o->step;
+    // Everything is read and checked before the file is written: bad input leaves no output.
+    workload::TraceImport imported = workload::import_profiler_trace(o->trace);
+    write_file_atomically(o->out, workload::imported_workload_json(imported).dump(2) + "\n");
+    fmt::print("{}", workload::render_import_summary(imported, o->out));
+  });
+}
+
+}  // namespace
+
 void add_workload_command(CLI::App& app) {
   auto* workload = app.add_subcommand("workload", "Inspect built-in workloads and workload JSON files");
   workload->require_subcommand(1);
+  add_import_command(*workload);
 
   struct ShowOptions {
     std::string spec;
