@@ -146,7 +146,20 @@ void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& 
                             double share_bytes, const std::vector<int>& channels, bool reduce,
                             std::vector<Inbox>& inboxes);
 
-// Pipelined chain broadcast from the ring's first rank (`is_root`); `is_last` ranks do not forward.
-void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes);
+// Chunks of a pipelined sweep of `bytes` (chain broadcast, tree sweeps): one per
+// options.tree_chunk_bytes, at least 1 and at most options.tree_max_chunks.
+int pipeline_chunks(const CollectiveOptions& options, double bytes);
+
+// Pipelined chain broadcast of `bytes` on one ring, from `root` along the ring to the rank before
+// it (NCCL's ring broadcast; each channel runs one on its own ring with its share of the buffer).
+// The bytes move in pipeline_chunks chunks: a rank forwards a chunk to hop.next once it has arrived
+// and its previous send is done, so a chunk's step on a hop takes the route's latency + chunk / its
+// rate, the first chunk's at least the protocol's hop latency (the pipeline's fill, as NCCL's n
+// steps of hop latency). On P ranks whose hops all take t per chunk: (chunks + P - 2) x t.
+// Both granularities run it so: coarse flows cannot stand for the chunks here, since the
+// channels' chains start together at the root and their chunks share the NVLink ports in
+// lockstep, which one flow per hop, all at once, overstates; and its messages are bounded
+// (channels x tree_max_chunks per rank) where a fine ring's grow with the ranks.
+void run_chain_broadcast(const PartContext& ctx, const RingHop& hop, int root, int channel, double bytes);
 
 }  // namespace dasim::collectives

@@ -69,8 +69,6 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
   const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
   const auto orders = multi_ring_orders(spec, channels);
   for (const auto& order : orders) rings_.push_back(make_ring({order}));
-  // The chain broadcast walks rings_.front() from its first rank: take both from the same order.
-  flat_order_ = orders.front();
   auto cycle = best_intra_node_cycle(spec);
   std::vector<std::vector<int>> intra, inter(static_cast<size_t>(gpus_per_node_));
   for (int n = 0; n < nodes_; ++n) {
@@ -198,7 +196,7 @@ std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, d
     case Op::broadcast:
       if (choice.algorithm != Algorithm::ring)
         throw InputError("broadcast is implemented with the ring (pipelined chain) algorithm only");
-      return {broadcast_body(rank, bytes)};
+      return broadcast_bodies(bytes);
     case Op::allreduce:
       break;
   }
@@ -255,13 +253,21 @@ std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool
   return bodies;
 }
 
-Communicator::PartBody Communicator::broadcast_body(int rank, double bytes) const {
-  const bool is_root = rank == flat_order_.front();
-  const bool is_last = rank == flat_order_.back();
-  const int next = rings_.front().next[size_t(rank)];
-  return [next, bytes, is_root, is_last](const PartContext& ctx) {
-    run_chain_broadcast(ctx, next, is_root, is_last, bytes);
-  };
+// NCCL's ring broadcast: every channel's ring carries 1/channels of the buffer from the root as a
+// pipelined chain, each ring leaving a node through a different NIC; one part per channel, coarse
+// or fine (run_chain_broadcast says why).
+std::vector<Communicator::PartBody> Communicator::broadcast_bodies(double bytes) const {
+  const auto& rings = rings_;
+  const double share = bytes / static_cast<double>(rings.size());
+  std::vector<PartBody> bodies;
+  for (size_t k = 0; k < rings.size(); ++k) {
+    const RingLinks& ring = rings[k];
+    const int channel = kFirstRingChannel + static_cast<int>(k);
+    bodies.push_back([&ring, channel, share](const PartContext& ctx) {
+      run_chain_broadcast(ctx, ring.hop(ctx.rank), kBroadcastRoot, channel, share);
+    });
+  }
+  return bodies;
 }
 
 // NCCL's trees, two per channel, each reducing then broadcasting 1/(2 x channels) of the buffer:

@@ -63,6 +63,9 @@ class PendingCollective {
 };
 using PendingCollectivePtr = std::shared_ptr<PendingCollective>;
 
+// The rank a broadcast starts from (nccl-tests' default root).
+inline constexpr int kBroadcastRoot = 0;
+
 // What a polled-rounds allreduce runs: one ring on the bare links (MPI's, no NCCL protocol).
 inline constexpr const char* kPolledRingChoice = "ring/links";
 
@@ -106,7 +109,7 @@ class Communicator {
   using PartBody = std::function<void(const PartContext&)>;
   std::vector<PartBody> part_bodies(int rank, Op op, double bytes, const Choice& choice);
   std::vector<PartBody> ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const;
-  PartBody broadcast_body(int rank, double bytes) const;
+  std::vector<PartBody> broadcast_bodies(double bytes) const;
   std::vector<PartBody> tree_bodies(double bytes);
   PartBody hierarchical_body(double bytes) const;
   PartBody nvls_body(int rank, double bytes) const;
@@ -134,7 +137,6 @@ class Communicator {
   int nodes_ = 1;
   std::vector<RingLinks> rings_;  // the flat ring's channels
   RingLinks intra_, inter_;
-  std::vector<int> flat_order_;
   std::vector<BinaryTree> trees_;  // 2 per tree channel, built on the first tree allreduce
   CallMatcher<CollectiveInstance> instances_;
   CallMatcher<PolledRing> polled_rings_;

@@ -15,11 +15,6 @@ namespace sg4 = simgrid::s4u;
 namespace dasim::collectives {
 namespace {
 
-int chunk_count(const CollectiveOptions& options, double bytes) {
-  return std::clamp(static_cast<int>(std::ceil(bytes / options.tree_chunk_bytes)), 1,
-                    options.tree_max_chunks);
-}
-
 // NCCL's binary tree over n ranks rooted at 0 in which alternate ranks are leaves: a rank's lowest
 // set bit gives its level; its parent sets the next bit (or clears its own when that is out of
 // range); its children are rank -/+ half that bit (the upper one halved until it is in range).
@@ -76,7 +71,7 @@ double latency_floor_s(const PartContext& ctx, const BinaryTree& tree, int rank)
 double coarse_pipeline_end(const PartContext& ctx, const BinaryTree& tree,
                            const CollectiveInstance::CoarseTree& state, double bytes) {
   const int p = static_cast<int>(tree.parent.size());
-  const int chunks = chunk_count(ctx.options, bytes);
+  const int chunks = pipeline_chunks(ctx.options, bytes);
   const auto& costs = ctx.instance.costs;
   const double wire_chunk = bytes / chunks / costs.bandwidth_factor;
   const double reduce_chunk_s = reduction_time_s(ctx.options, bytes / chunks);
@@ -215,7 +210,7 @@ std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int
 }
 
 void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes) {
-  const int chunks = chunk_count(ctx.options, bytes);
+  const int chunks = pipeline_chunks(ctx.options, bytes);
   const double chunk = bytes / chunks;
   const double wire_chunk = chunk / ctx.instance.costs.bandwidth_factor;
   const auto& children = tree.children[size_t(ctx.rank)];
@@ -240,7 +235,7 @@ void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_in
 }
 
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes) {
-  const int chunks = chunk_count(ctx.options, bytes);
+  const int chunks = pipeline_chunks(ctx.options, bytes);
   const double wire_chunk = bytes / chunks / ctx.instance.costs.bandwidth_factor;
   const auto& children = tree.children[size_t(ctx.rank)];
   const bool root = tree.parent[size_t(ctx.rank)] < 0;

@@ -101,17 +101,4 @@ void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& 
   if (delay > 0) sg4::this_actor::sleep_for(delay);
 }
 
-void run_chain_broadcast(const PartContext& ctx, int next, bool is_root, bool is_last, double bytes) {
-  const int chunks = std::clamp(static_cast<int>(std::ceil(bytes / ctx.options.tree_chunk_bytes)), 1,
-                                ctx.options.tree_max_chunks);
-  const double chunk = bytes / chunks / ctx.instance.costs.bandwidth_factor;
-  std::vector<sg4::CommPtr> incoming;  // pre-posted, so the upstream rank never waits for us
-  if (!is_root)
-    for (int c = 0; c < chunks; ++c) incoming.push_back(ctx.receive_async(kRingChannel));
-  for (int c = 0; c < chunks; ++c) {
-    if (!is_root) incoming[size_t(c)]->wait();
-    if (!is_last) ctx.send_async(next, kRingChannel, chunk)->wait();
-  }
-}
-
 }  // namespace dasim::collectives
