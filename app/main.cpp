@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   dasim::cli::add_platform_command(app);
   dasim::cli::add_collective_command(app);
   dasim::cli::add_run_command(app);
+  dasim::cli::add_merge_command(app);
   dasim::cli::add_calibrate_command(app);
   dasim::cli::add_fit_links_command(app);
   dasim::cli::add_workload_command(app);

@@ -5,23 +5,25 @@
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "common/result_directory.hpp"
+#include "common/sha256.hpp"
 #include "common/units.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
-#include "report/plots.hpp"
-#include "report/summary_table.hpp"
+#include "result_set.hpp"
+#include "results/shard_file.hpp"
 #include "runtime/interruption.hpp"
 #include "scenario/limits.hpp"
 #include "scenario/runner.hpp"
-#include "workload/precision.hpp"
+#include "scenario/shards.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <set>
+#include <numeric>
+#include <optional>
 
 namespace dasim::cli {
 namespace {
@@ -35,7 +37,25 @@ struct RunArgs {
   int trace_ranks = 64;
   bool plot = false;
   bool force = false;
+  std::string shard;       // "I/N": only this shard's configurations, to a shard file for dasim merge
+  int configuration = -1;  // only this configuration, to a shard file of one (dasim-mpi-sweep's unit)
+  bool print_plan = false;
 };
+
+// `--print-plan`: the configurations largest first (by estimated wall time) as JSON, the order
+// dasim-mpi-sweep hands them out in, with what a message about one should call it.
+void print_plan(const scenario::Scenario& sc, const std::vector<scenario::Configuration>& configurations) {
+  std::vector<size_t> order(configurations.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> cost;
+  for (const auto& c : configurations) cost.push_back(scenario::estimated_wall_s(sc, c));
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  nlohmann::ordered_json plan;
+  plan["configurations"] = configurations.size();
+  plan["largest_first"] = order;
+  plan["estimated_s"] = cost;
+  fmt::print("{}\n", plan.dump());
+}
 
 // The SimGrid network model(s) behind the numbers, as each platform of the scenario asks for it.
 std::string network_models(const scenario::Scenario& sc) {
@@ -47,9 +67,60 @@ std::string network_models(const scenario::Scenario& sc) {
   return fmt::format("{}", fmt::join(models, "; "));
 }
 
+// What identifies a scenario's inputs: its file, and every platform and calibration file it reads.
+std::string inputs_sha256(const scenario::Scenario& sc) {
+  std::string hashes = sha256_of_file(sc.file);
+  for (const auto& p : sc.platforms) hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
+  return sha256_hex(hashes);
+}
+
+results::ResultsHeader results_header(const scenario::Scenario& sc) {
+  return {sc.name, sc.file, sc.description, std::string("dasim ") + DASIM_VERSION, network_models(sc)};
+}
+
+// `--shard I/N`: the shard's rows (with their configuration numbers) in DIR/shard-I-of-N.json.
+void write_shard(const scenario::Scenario& sc, size_t configurations, const scenario::ShardSpec& shard,
+                 const scenario::RunOutput& output, ResultDirectory& out) {
+  results::ShardFile file;
+  file.shard = shard.index;
+  file.shards = shard.count;
+  file.configurations = configurations;
+  file.inputs_sha256 = inputs_sha256(sc);
+  file.sweep_column = sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "";
+  file.header = results_header(sc);
+  file.indices = output.indices;
+  file.rows = output.rows;
+  const std::string name = results::shard_file_name(shard.index, shard.count);
+  runtime::throw_if_interrupted();
+  write_file_atomically((out.staging() / name).string(), results::to_json(file).dump(2) + "\n");
+  out.commit();
+  print_summary(output.rows, output.indices);
+  fmt::print(
+      "\nshard {} of {}: {} of {} simulated in {:.1f} s wall; in {} (join the shards with dasim merge)\n",
+      shard.index, shard.count,
+      units::format_count(static_cast<long long>(output.rows.size()), "configuration"), configurations,
+      output.wall_s, (out.final_path() / name).string());
+}
+
 void run(const RunArgs& a) {
   auto sc = scenario::load_scenario(a.scenario);
-  if (!a.force) scenario::check_limits(sc, scenario::expand(sc));
+  const auto configurations = scenario::expand(sc);
+  if (!a.force) scenario::check_limits(sc, configurations);
+  if (a.print_plan) return print_plan(sc, configurations);
+  std::optional<scenario::ShardSpec> shard;
+  if (a.configuration >= 0) {
+    if (!a.shard.empty()) throw InputError("--configuration: give --shard or --configuration, not both");
+    if (static_cast<size_t>(a.configuration) >= configurations.size())
+      throw InputError(fmt::format("--configuration {}: the scenario has configurations 0..{}",
+                                   a.configuration, configurations.size() - 1));
+    shard = scenario::ShardSpec{a.configuration, static_cast<int>(configurations.size())};
+  }
+  if (!a.shard.empty()) shard = scenario::parse_shard(a.shard);
+  if (shard) {
+    // A shard holds part of the rows: plots and traces are drawn from the merged results.
+    if (a.plot) throw InputError("--plot: plot the merged results (dasim merge --plot), not a shard");
+    if (a.trace >= 0) throw InputError("--trace: trace a configuration in a run without --shard");
+  }
   // Before anything is simulated: a bad --out fails now, not after the run.
   ResultDirectory out(a.out, a.force);
   runtime::install_interrupt_handlers();  // SIGINT/SIGTERM: children killed, no results written
@@ -58,20 +129,20 @@ void run(const RunArgs& a) {
   options.quiet = a.quiet;
   if (a.trace >= 0) options.trace_index = static_cast<size_t>(a.trace);
   options.trace_ranks = a.trace_ranks;
+  if (a.configuration >= 0)
+    options.configurations = std::vector<size_t>{static_cast<size_t>(a.configuration)};
+  else if (shard)
+    options.configurations =
+        scenario::split_into_shards(sc, configurations, shard->count)[size_t(shard->index)];
   auto output = scenario::run_scenario(sc, options);
 
   namespace fs = std::filesystem;
   const fs::path& dir = out.staging();
-  nlohmann::ordered_json doc;
-  doc["scenario"] = sc.name;
-  doc["scenario_file"] = sc.file;
-  doc["description"] = sc.description;
-  doc["generated_by"] = std::string("dasim ") + DASIM_VERSION;
-  doc["network_model"] = network_models(sc);
-  doc["rows"] = results::to_json(output.rows);
-  runtime::throw_if_interrupted();
-  write_file_atomically((dir / "results.csv").string(), results::to_csv(output.rows));
-  write_file_atomically((dir / "results.json").string(), doc.dump(2) + "\n");
+  if (shard) {
+    write_shard(sc, configurations.size(), *shard, output, out);
+    return;
+  }
+  write_result_files(out, results_header(sc), output.rows);
   const std::string trace_file = output.trace ? fmt::format("trace-{}.json", output.trace->index) : "";
   if (output.trace) {
     nlohmann::json trace{
@@ -80,31 +151,10 @@ void run(const RunArgs& a) {
     write_file_atomically((dir / trace_file).string(), trace.dump() + "\n");
   }
   std::vector<std::string> plots;
-  if (a.plot) try {
-      for (const auto& file : report::make_plots((dir / "results.csv").string(), dir.string(),
-                                                 sc.sweep ? platform::sweep_column(sc.sweep->parameter) : ""))
-        plots.push_back((out.final_path() / fs::path(file).filename()).string());
-    } catch (const RuntimeFailure&) {
-      runtime::throw_if_interrupted();  // the plotter died of the same Ctrl-C: an interruption
-      throw;
-    }
-  runtime::throw_if_interrupted();  // a signal while plotting: still nothing left behind
+  if (a.plot) plots = draw_plots(out, sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "");
   out.commit();
 
-  fmt::print("{}", report::summary_table(output.rows));
-  // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
-  std::set<std::pair<std::string, std::string>> calibrations;
-  for (const auto& row : output.rows) calibrations.insert({row.calibration, row.calibration_sha256});
-  for (const auto& [c, sha256] : calibrations)
-    fmt::print("calibration: {}, sha256 {}\n", c, sha256.substr(0, 12));
-  // A precision the device has no rate for ran at the fp32 rate: say so, not only in a column.
-  std::set<std::string> fallbacks;
-  for (const auto& row : output.rows)
-    if (row.compute_precision != workload::compute_precision(workload::parse_precision(row.precision)))
-      fallbacks.insert(fmt::format("precision: {} on {} ran at the {} rate (its calibration has no {} rate)",
-                                   row.precision, row.platform, row.compute_precision,
-                                   workload::compute_precision(workload::parse_precision(row.precision))));
-  for (const auto& f : fallbacks) fmt::print("{}\n", f);
+  print_summary(output.rows);
   fmt::print("\n{} simulated in {:.1f} s wall; results in {}\n",
              units::format_count(static_cast<long long>(output.rows.size()), "configuration"), output.wall_s,
              (out.final_path() / "results.csv").string());
@@ -136,6 +186,14 @@ void add_run_command(CLI::App& app) {
                 "Run even beyond the GPU/iteration/bucket limits, and into a directory holding other files "
                 "(docs/hardening.md)");
   cmd->add_flag("--plot", a->plot, "Also draw scale-up, efficiency and breakdown plots (analysis/)");
+  cmd->add_option(
+      "--shard", a->shard,
+      "Run only shard I of N (0-based, e.g. a Slurm array task's I/N) into DIR/shard-I-of-N.json; "
+      "join the shards with dasim merge");
+  // What dasim-mpi-sweep runs on each rank: one configuration as a shard of one, and the order to
+  // hand them out in. Not for users (they are in docs/cluster-sweeps.md), so not in --help.
+  cmd->add_option("--configuration", a->configuration)->check(CLI::NonNegativeNumber)->group("");
+  cmd->add_flag("--print-plan", a->print_plan)->group("");
   cmd->callback([a] { run(*a); });
 }
 

@@ -27,7 +27,8 @@ bool holds_only_result_files(const fs::path& dir) {
 }  // namespace
 
 bool is_result_file_name(const std::string& name) {
-  static const std::regex names(R"(results\.(csv|json)|trace-[0-9]+\.json|[A-Za-z0-9_-]+\.png)");
+  static const std::regex names(
+      R"(results\.(csv|json)|trace-[0-9]+\.json|shard-[0-9]+-of-[0-9]+\.json|[A-Za-z0-9_-]+\.png)");
   return std::regex_match(name, names);
 }
 

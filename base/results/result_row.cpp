@@ -1,6 +1,10 @@
 #include "results/result_row.hpp"
 
+#include "common/errors.hpp"
+
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include <cmath>
 #include <cstdlib>
@@ -90,6 +94,53 @@ nlohmann::ordered_json to_json(const std::vector<ResultRow>& rows) {
   nlohmann::ordered_json array = nlohmann::ordered_json::array();
   for (const auto& r : rows) array.push_back(to_json(r));
   return array;
+}
+
+ResultRow row_from_json(const nlohmann::json& j, const std::string& file, const std::string& path) {
+  if (!j.is_object()) throw InputError(file, path, "expected a result row (a JSON object)");
+  ResultRow r;
+  for (const auto& c : kResultColumns) {
+    const std::string key(c.name);
+    const std::string where = path + "." + key;
+    if (!j.contains(key)) throw InputError(file, where, "required key is missing");
+    const auto& v = j.at(key);
+    std::visit(
+        [&](auto field) {
+          using Value = std::decay_t<decltype(r.*field)>;
+          if constexpr (std::is_same_v<Value, std::string>) {
+            if (!v.is_string()) throw InputError(file, where, "expected a string");
+            r.*field = v.get<std::string>();
+          } else if constexpr (std::is_same_v<Value, int>) {
+            if (!v.is_number_integer()) throw InputError(file, where, "expected an integer");
+            r.*field = v.get<int>();
+          } else {
+            if (v.is_null()) {
+              r.*field = std::numeric_limits<double>::quiet_NaN();  // written for NaN
+            } else {
+              if (!v.is_number()) throw InputError(file, where, "expected a number or null");
+              r.*field = v.get<double>();
+            }
+          }
+        },
+        c.field);
+  }
+  // The keys after the fixed ones are the extra columns, as to_json() wrote them.
+  for (const auto& [key, v] : j.items()) {
+    if (std::any_of(kResultColumns.begin(), kResultColumns.end(),
+                    [&](const auto& c) { return c.name == key; }))
+      continue;
+    if (v.is_null())
+      r.extra.push_back({key, ""});
+    else if (v.is_number_integer())
+      r.extra.push_back({key, std::to_string(v.get<int64_t>())});
+    else if (v.is_number())
+      r.extra.push_back({key, number(v.get<double>())});
+    else if (v.is_string())
+      r.extra.push_back({key, v.get<std::string>()});
+    else
+      throw InputError(file, path + "." + key, "expected a number, a string or null");
+  }
+  return r;
 }
 
 }  // namespace dasim::results

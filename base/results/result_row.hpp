@@ -123,5 +123,8 @@ std::string to_csv(const std::vector<ResultRow>& rows);
 // Key order follows kResultColumns so JSON files read like the CSV.
 nlohmann::ordered_json to_json(const ResultRow& row);
 nlohmann::ordered_json to_json(const std::vector<ResultRow>& rows);
+// The row to_json() wrote (null = NaN; keys after the fixed ones = extra columns as CSV text);
+// InputError `FILE: PATH.key: what was expected` for anything else.
+ResultRow row_from_json(const nlohmann::json& row, const std::string& file, const std::string& path);
 
 }  // namespace dasim::results

@@ -28,7 +28,7 @@ bool varies(const std::vector<results::ResultRow>& rows, Field field) {
 
 }  // namespace
 
-std::string summary_table(const std::vector<results::ResultRow>& rows) {
+std::string summary_table(const std::vector<results::ResultRow>& rows, const std::vector<size_t>& numbers) {
   std::vector<std::string> labels;
   size_t width = 18;
   // A scenario that lists several precisions or batches: the label says which row is which.
@@ -53,9 +53,9 @@ std::string summary_table(const std::vector<results::ResultRow>& rows) {
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
     // `#`: the configuration's number, what `--trace N` takes (rows are in configuration order).
-    out += fmt::format("{:>4} {:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f}", i,
-                       r.workload, r.platform, labels[i], width, r.gpus, r.iter_time_s * 1e3, r.speedup,
-                       r.efficiency, r.compute_s * 1e3);
+    out += fmt::format("{:>4} {:<12} {:<16} {:<{}} {:>6} {:>10.2f} {:>9.1f} {:>6.3f} {:>11.2f}",
+                       numbers.empty() ? i : numbers[i], r.workload, r.platform, labels[i], width, r.gpus,
+                       r.iter_time_s * 1e3, r.speedup, r.efficiency, r.compute_s * 1e3);
     if (slowdown)
       out += fmt::format(" {:>11.2f}", r.compute_slowdown_s > 0 ? r.compute_slowdown_s * 1e3 : 0.0);
     out += fmt::format(" {:>11.2f} {:>11.2f}\n", r.comm_s * 1e3, r.exposed_comm_s * 1e3);

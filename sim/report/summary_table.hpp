@@ -9,6 +9,9 @@
 
 namespace dasim::report {
 
-std::string summary_table(const std::vector<results::ResultRow>& rows);
+// `numbers`: each row's configuration number (the `#` column, what --trace takes); by default
+// the rows' positions.
+std::string summary_table(const std::vector<results::ResultRow>& rows,
+                          const std::vector<size_t>& numbers = {});
 
 }  // namespace dasim::report

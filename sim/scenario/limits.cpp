@@ -195,13 +195,16 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
 
 }  // namespace
 
+double estimated_wall_s(const Scenario& sc, const Configuration& c) {
+  return estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c.platform)).iteration_s *
+         static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
+}
+
 void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
   check_gpu_counts(sc, limits);
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
-  for (const auto& c : configs)
-    total_s += estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c.platform)).iteration_s *
-               static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
+  for (const auto& c : configs) total_s += estimated_wall_s(sc, c);
   check_iterations(sc, configs, limits, total_s);
   check_bucket_caps(sc, configs, limits);
   check_configuration_count(sc, configs, limits, total_s);

@@ -33,6 +33,10 @@ struct CostEstimate {
 // allreduces x rings^0.62, the memory with GPUs.
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings = 1);
 
+// Estimated wall time of simulating one configuration, warm-up included (estimate_cost x its
+// iterations): what the limits add up, and what shards are balanced by.
+double estimated_wall_s(const Scenario& scenario, const Configuration& configuration);
+
 // Throws InputError `FILE: json.path: <what, estimated memory/time>; refusing (use --force to run
 // anyway)` for the first limit the scenario exceeds.
 void check_limits(const Scenario& scenario, const std::vector<Configuration>& configurations,

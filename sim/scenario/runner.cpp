@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <numeric>
 
 namespace dasim::scenario {
 
@@ -19,7 +20,10 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
   if (options.trace_index && *options.trace_index >= configs.size())
     throw InputError(fmt::format("--trace {}: the scenario has configurations 0..{}", *options.trace_index,
                                  configs.size() - 1));
-  const SimulationJobs jobs = plan_jobs(sc, configs, options.trace_index, options.trace_ranks);
+  std::vector<size_t> selected(configs.size());
+  std::iota(selected.begin(), selected.end(), 0);
+  if (options.configurations) selected = *options.configurations;
+  const SimulationJobs jobs = plan_jobs(sc, configs, selected, options.trace_index, options.trace_ranks);
 
   std::vector<std::function<std::string()>> ordered;
   for (size_t i : jobs.run_order) ordered.push_back(jobs.bodies[i]);
@@ -32,9 +36,11 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
     results[jobs.run_order[i]] = engine::training_result_from_wire(ordered_outputs[i]);
 
   RunOutput out;
-  for (size_t i = 0; i < configs.size(); ++i) {
-    auto& result = results[jobs.first_configuration + i];
+  for (size_t k = 0; k < selected.size(); ++k) {
+    const size_t i = selected[k];
+    auto& result = results[jobs.first_configuration + k];
     out.rows.push_back(make_result_row(sc, configs[i], result, results[jobs.baseline_of(configs[i])]));
+    out.indices.push_back(i);
     if (options.trace_index && *options.trace_index == i)
       out.trace = TracedConfiguration{i, sc.platforms[configs[i].platform].spec.gpus_per_node,
                                       std::move(result.trace)};

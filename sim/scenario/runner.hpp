@@ -18,6 +18,8 @@ struct RunOptions {
   bool quiet = false;
   std::optional<size_t> trace_index;  // configuration whose timeline to record
   int trace_ranks = 64;               // ranks included in the trace
+  // Only these configurations (expand() indices, ascending; a shard of the scenario); all if unset.
+  std::optional<std::vector<size_t>> configurations;
 };
 
 struct TracedConfiguration {
@@ -28,6 +30,7 @@ struct TracedConfiguration {
 
 struct RunOutput {
   std::vector<results::ResultRow> rows;      // in expand() order
+  std::vector<size_t> indices;               // per row, its configuration's expand() index
   std::optional<TracedConfiguration> trace;  // when RunOptions::trace_index is set
   double wall_s = 0;
 };

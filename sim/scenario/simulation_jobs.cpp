@@ -66,10 +66,12 @@ BaselineKey baseline_key(const Configuration& c) {
 }
 
 SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
-                         std::optional<size_t> trace_index, int trace_ranks) {
+                         const std::vector<size_t>& selected, std::optional<size_t> trace_index,
+                         int trace_ranks) {
   SimulationJobs jobs;
   std::vector<int> gpus;  // per job, for the order
-  for (const auto& c : configs) {
+  for (size_t i : selected) {
+    const auto& c = configs[i];
     if (jobs.baseline_job.emplace(baseline_key(c), jobs.bodies.size()).second) {
       jobs.bodies.push_back(job(training_config(sc, c, true)));
       const int baseline = baseline_gpus(sc, c.platform);
@@ -78,7 +80,7 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
     }
   }
   jobs.first_configuration = jobs.bodies.size();
-  for (size_t i = 0; i < configs.size(); ++i) {
+  for (size_t i : selected) {
     auto t = training_config(sc, configs[i], false);
     if (trace_index && *trace_index == i) t.trace_ranks = trace_ranks;
     gpus.push_back(configs[i].nodes * sc.platforms[configs[i].platform].spec.gpus_per_node);
@@ -90,6 +92,13 @@ SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& c
   std::stable_sort(jobs.run_order.begin(), jobs.run_order.end(),
                    [&](size_t a, size_t b) { return gpus[a] > gpus[b]; });
   return jobs;
+}
+
+SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
+                         std::optional<size_t> trace_index, int trace_ranks) {
+  std::vector<size_t> all(configs.size());
+  std::iota(all.begin(), all.end(), 0);
+  return plan_jobs(sc, configs, all, trace_index, trace_ranks);
 }
 
 }  // namespace dasim::scenario

@@ -26,8 +26,8 @@ using BaselineKey = std::tuple<size_t, size_t, size_t, int, size_t, double>;
 BaselineKey baseline_key(const Configuration& c);
 
 struct SimulationJobs {
-  std::vector<std::function<std::string()>> bodies;  // baselines first, then configurations in order
-  size_t first_configuration = 0;                    // index in bodies of configuration 0
+  std::vector<std::function<std::string()>> bodies;  // baselines first, then the selected configurations
+  size_t first_configuration = 0;                    // index in bodies of the first selected configuration
   std::vector<size_t> run_order;                     // indices into bodies, largest first
   std::vector<std::string> names;                    // per body, for messages about it
   std::map<BaselineKey, size_t> baseline_job;        // index in bodies
@@ -35,7 +35,12 @@ struct SimulationJobs {
   size_t baseline_of(const Configuration& c) const { return baseline_job.at(baseline_key(c)); }
 };
 
+// `selected`: indices into `configs` to simulate (with the baselines they need), in this order.
 // `trace_index`: the configuration whose first `trace_ranks` ranks record a timeline.
+SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
+                         const std::vector<size_t>& selected, std::optional<size_t> trace_index,
+                         int trace_ranks);
+// Every configuration.
 SimulationJobs plan_jobs(const Scenario& sc, const std::vector<Configuration>& configs,
                          std::optional<size_t> trace_index, int trace_ranks);
 

@@ -1,9 +1,13 @@
 // A scenario stands for the product of its platforms x node counts x workloads x sweep values x
 // schedules, in a fixed order (the order of the results file).
+#include "common/errors.hpp"
+#include "scenario/limits.hpp"
 #include "scenario/scenario.hpp"
+#include "scenario/shards.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -43,5 +47,41 @@ TEST(ScenarioExpansion, ProductInPlatformWorkloadSweepScheduleNodeOrder) {
   EXPECT_EQ(configs[8].workload, 1u);                    // then workloads
   EXPECT_EQ(configs[16].platform, 1u);                   // platforms vary slowest
   EXPECT_EQ(configs[16].nodes, 2);
+  std::filesystem::remove_all(std::filesystem::path(file).parent_path());
+}
+
+TEST(ScenarioShards, EveryConfigurationInExactlyOneShardTheSameEachTime) {
+  const std::string platforms = std::string(DASIM_SOURCE_DIR) + "/platforms/";
+  const auto file = write_scenario(R"({"platforms": [{"file": ")" + platforms +
+                                   R"(dgx1-v100-edr.json", "nodes": [1, 2, 4, 8, 16]}],
+     "workloads": ["resnet50", "vgg16"], "batch_per_gpu": [16, 32],
+     "schedules": [{"type": "sgd"}, {"type": "dasgd", "tau": 4, "delay": 1}]})");
+  const auto sc = scenario::load_scenario(file);
+  const auto configs = scenario::expand(sc);
+  ASSERT_EQ(configs.size(), 5u * 2 * 2 * 2);
+  const auto shards = scenario::split_into_shards(sc, configs, 3);
+  EXPECT_EQ(shards, scenario::split_into_shards(sc, configs, 3));
+  std::vector<int> seen(configs.size(), 0);
+  double most = 0, least = 1e300, largest = 0;
+  for (const auto& shard : shards) {
+    EXPECT_TRUE(std::is_sorted(shard.begin(), shard.end()));
+    double load = 0;
+    for (size_t i : shard) {
+      ++seen[i];
+      load += scenario::estimated_wall_s(sc, configs[i]);
+      largest = std::max(largest, scenario::estimated_wall_s(sc, configs[i]));
+    }
+    most = std::max(most, load);
+    least = std::min(least, load);
+  }
+  for (int n : seen) EXPECT_EQ(n, 1);
+  // Largest first to the least loaded: no shard exceeds another by more than one configuration.
+  EXPECT_LE(most - least, largest);
+  // More shards than configurations: the rest are empty, none holds two.
+  for (const auto& shard : scenario::split_into_shards(sc, configs, 50)) EXPECT_LE(shard.size(), 1u);
+  EXPECT_THROW(scenario::parse_shard("4/4"), InputError);
+  EXPECT_THROW(scenario::parse_shard("1"), InputError);
+  EXPECT_THROW(scenario::parse_shard("-1/4"), InputError);
+  EXPECT_EQ(scenario::parse_shard("3/4").index, 3);
   std::filesystem::remove_all(std::filesystem::path(file).parent_path());
 }

@@ -1,0 +1,56 @@
+#include "result_set.hpp"
+
+#include "common/atomic_file.hpp"
+#include "common/errors.hpp"
+#include "report/plots.hpp"
+#include "report/summary_table.hpp"
+#include "runtime/interruption.hpp"
+#include "workload/precision.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace dasim::cli {
+
+void write_result_files(const ResultDirectory& out, const results::ResultsHeader& header,
+                        const std::vector<results::ResultRow>& rows) {
+  const auto doc = results::results_document(header, rows);
+  runtime::throw_if_interrupted();
+  write_file_atomically((out.staging() / "results.csv").string(), results::to_csv(rows));
+  write_file_atomically((out.staging() / "results.json").string(), doc.dump(2) + "\n");
+}
+
+std::vector<std::string> draw_plots(const ResultDirectory& out, const std::string& sweep_column) {
+  std::vector<std::string> plots;
+  try {
+    for (const auto& file :
+         report::make_plots((out.staging() / "results.csv").string(), out.staging().string(), sweep_column))
+      plots.push_back((out.final_path() / std::filesystem::path(file).filename()).string());
+  } catch (const RuntimeFailure&) {
+    runtime::throw_if_interrupted();  // the plotter died of the same Ctrl-C: an interruption
+    throw;
+  }
+  runtime::throw_if_interrupted();  // a signal while plotting: still nothing left behind
+  return plots;
+}
+
+void print_summary(const std::vector<results::ResultRow>& rows, const std::vector<size_t>& numbers) {
+  fmt::print("{}", report::summary_table(rows, numbers));
+  // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
+  std::set<std::pair<std::string, std::string>> calibrations;
+  for (const auto& row : rows) calibrations.insert({row.calibration, row.calibration_sha256});
+  for (const auto& [c, sha256] : calibrations)
+    fmt::print("calibration: {}, sha256 {}\n", c, sha256.substr(0, 12));
+  // A precision the device has no rate for ran at the fp32 rate: say so, not only in a column.
+  std::set<std::string> fallbacks;
+  for (const auto& row : rows) {
+    const std::string asked = workload::compute_precision(workload::parse_precision(row.precision));
+    if (row.compute_precision != asked)
+      fallbacks.insert(fmt::format("precision: {} on {} ran at the {} rate (its calibration has no {} rate)",
+                                   row.precision, row.platform, row.compute_precision, asked));
+  }
+  for (const auto& f : fallbacks) fmt::print("{}\n", f);
+}
+
+}  // namespace dasim::cli

@@ -1,0 +1,52 @@
+#include "scenario/shards.hpp"
+
+#include "common/errors.hpp"
+#include "scenario/limits.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+
+namespace dasim::scenario {
+namespace {
+
+bool parse_int(std::string_view text, int& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+}  // namespace
+
+ShardSpec parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  ShardSpec shard;
+  if (slash == std::string::npos || !parse_int(std::string_view(text).substr(0, slash), shard.index) ||
+      !parse_int(std::string_view(text).substr(slash + 1), shard.count) || shard.count < 1 ||
+      shard.count > 100000 || shard.index < 0 || shard.index >= shard.count)
+    throw InputError(
+        fmt::format("--shard: expected I/N with 0 <= I < N <= 100000 (e.g. 0/4), got \"{}\"", text));
+  return shard;
+}
+
+std::vector<std::vector<size_t>> split_into_shards(const Scenario& sc,
+                                                   const std::vector<Configuration>& configs, int shards) {
+  std::vector<double> cost(configs.size());
+  for (size_t i = 0; i < configs.size(); ++i) cost[i] = estimated_wall_s(sc, configs[i]);
+  std::vector<size_t> order(configs.size());
+  std::iota(order.begin(), order.end(), 0);
+  // Largest first, ties in configuration order: the same split on every machine.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  std::vector<std::vector<size_t>> out(static_cast<size_t>(shards));
+  std::vector<double> load(static_cast<size_t>(shards), 0.0);
+  for (size_t i : order) {
+    const size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    out[lightest].push_back(i);
+    load[lightest] += cost[i];
+  }
+  for (auto& shard : out) std::sort(shard.begin(), shard.end());
+  return out;
+}
+
+}  // namespace dasim::scenario
