@@ -125,7 +125,10 @@ ResultRow row_from_json(const nlohmann::json& j, const std::string& file, const 
         c.field);
   }
   // The keys after the fixed ones are the extra columns, as to_json() wrote them.
-  for (const auto& [key, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Not a structured binding: clang before 16 cannot capture one in a lambda (C++20 allows it).
+    const std::string& key = item.key();
+    const auto& v = item.value();
     if (std::any_of(kResultColumns.begin(), kResultColumns.end(),
                     [&](const auto& c) { return c.name == key; }))
       continue;

@@ -3,9 +3,35 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace dasim::report {
 namespace {
+
+// A sweep column's value as people quote it: "100 Gb/s" for inter_node_bandwidth_Bps = 1.25e10,
+// "NIC 25 Gb/s", "fabric latency 2 us"; any other column as key=value.
+std::string sweep_phrase(const std::string& key, const std::string& value) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size()) return fmt::format("{}={}", key, value);
+  auto link = [&](const std::string& suffix) {
+    std::string name = key.substr(0, key.size() - suffix.size());
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return name;
+  };
+  if (key.ends_with("_bandwidth_Bps")) {
+    const std::string name = link("_bandwidth_Bps");
+    const std::string rate = fmt::format("{:.4g} Gb/s", v * 8 / 1e9);
+    return name == "inter node" ? rate : fmt::format("{} {}", name, rate);
+  }
+  if (key.ends_with("_latency_s")) {
+    const std::string name = link("_latency_s");
+    if (v >= 1) return fmt::format("{} latency {:.4g} s", name, v);
+    if (v >= 1e-3) return fmt::format("{} latency {:.4g} ms", name, v * 1e3);
+    return fmt::format("{} latency {:.4g} us", name, v * 1e6);
+  }
+  return fmt::format("{}={}", key, value);
+}
 
 // sgd, local SGD and DaSGD in the table's short forms; the DiLoCo family with every parameter
 // (fragments, overlap, outer optimizer, compression all change the numbers).
@@ -14,7 +40,7 @@ std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bo
   if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={})", r.tau);
   if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={})", r.tau, r.delay);
   if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = r.schedule_detail;
-  for (const auto& [key, value] : r.extra) label += fmt::format(" {}={}", key, value);
+  for (const auto& [key, value] : r.extra) label += " " + sweep_phrase(key, value);
   if (precisions_vary) label += " " + r.precision;
   if (batches_vary) label += fmt::format(" b={}", r.batch_per_gpu);
   return label;

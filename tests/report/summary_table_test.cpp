@@ -61,3 +61,32 @@ TEST(SummaryTable, ShowsTheComputeSlowdownWhenARowHasOne) {
   EXPECT_NE(table.find("     111.00        1.50       15.00        1.00\n"), std::string::npos) << table;
   EXPECT_NE(table.find("     111.00        0.00       15.00        1.00\n"), std::string::npos) << table;
 }
+
+TEST(SummaryTable, SweepValuesReadAsPeopleQuoteThemAndListsSayWhichRowIsWhich) {
+  results::ResultRow r;
+  r.workload = "resnet50";
+  r.platform = "p";
+  r.schedule = "sgd";
+  r.precision = "fp32";
+  r.batch_per_gpu = 32;
+  r.extra = {{"inter_node_bandwidth_Bps", "1.25e+10"}};  // 12.5 GB/s = 100 Gb/s
+  auto nic = r;
+  nic.extra = {{"nic_bandwidth_Bps", "3125000000"}};  // 25 Gb/s
+  auto latency = r;
+  latency.extra = {{"fabric_latency_s", "2e-06"}};
+  auto other = r;
+  other.extra = {{"oversubscription", "2"}};
+  other.precision = "amp";
+  other.batch_per_gpu = 64;
+  const std::string table = report::summary_table({r, nic, latency, other}, {3, 7, 8, 9});
+  EXPECT_NE(table.find("   3 resnet50     p                sgd 100 Gb/s fp32 b=32"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("   7 resnet50     p                sgd nic 25 Gb/s fp32 b=32"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("   8 resnet50     p                sgd fabric latency 2 us fp32 b=32"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("   9 resnet50     p                sgd oversubscription=2 amp b=64"),
+            std::string::npos)
+      << table;
+}
