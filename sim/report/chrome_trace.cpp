@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 namespace dasim::report {
@@ -39,20 +40,34 @@ CollectiveRows collective_rows(const std::vector<workers::TraceEvent>& events) {
 
 nlohmann::json chrome_trace_events(const std::vector<engine::RankTrace>& trace, int gpus_per_node) {
   nlohmann::json events = nlohmann::json::array();
-  auto name_thread = [&](int pid, int tid, std::string name) {
+  // A thread's name, and where viewers put it: each GPU's collective rows right below its compute
+  // row (sort index 100 x gpu, then + 1, + 2, ...), not all compute rows first.
+  auto name_thread = [&](int pid, int tid, std::string name, int sort_index) {
     events.push_back(
         {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}});
+    events.push_back({{"name", "thread_sort_index"},
+                      {"ph", "M"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"args", {{"sort_index", sort_index}}}});
   };
+  std::set<int> named_nodes;
   for (const auto& rank_trace : trace) {
     const int rank = rank_trace.rank;
     const int node = rank / gpus_per_node, gpu = rank % gpus_per_node;
-    name_thread(node, gpu, fmt::format("rank {} (n{}g{})", rank, node, gpu));
+    if (named_nodes.insert(node).second)
+      events.push_back({{"name", "process_name"},
+                        {"ph", "M"},
+                        {"pid", node},
+                        {"args", {{"name", fmt::format("node {}", node)}}}});
+    name_thread(node, gpu, fmt::format("rank {} (n{}g{})", rank, node, gpu), 100 * gpu);
     const auto rows = collective_rows(rank_trace.events);
     // Collectives overlap compute on the same GPU: rows 1000 + gpu, 2000 + gpu, ... of its node.
     for (int r = 0; r < rows.count; ++r)
       name_thread(node, gpu + 1000 * (r + 1),
                   r == 0 ? fmt::format("rank {} collectives", rank)
-                         : fmt::format("rank {} collectives ({})", rank, r + 1));
+                         : fmt::format("rank {} collectives ({})", rank, r + 1),
+                  100 * gpu + r + 1);
     for (size_t i = 0; i < rank_trace.events.size(); ++i) {
       const auto& e = rank_trace.events[i];
       const int tid = e.category == "comm" ? gpu + 1000 * (rows.row[i] + 1) : gpu;

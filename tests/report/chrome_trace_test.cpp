@@ -15,23 +15,30 @@ TEST(ChromeTrace, RanksBecomeNodeProcessesAndGpuThreads) {
       {9,
        {{"forward", "compute", 0.5, 0.75, 0, {}},
         {"allreduce bucket 2", "comm", 0.6, 0.7, 25e6, "ring/simple"}}}};
-  const auto events = report::chrome_trace_events(trace, 8);
-  ASSERT_EQ(events.size(), 4u);  // two thread names, two slices
-  EXPECT_EQ(events[0]["ph"], "M");
-  EXPECT_EQ(events[0]["args"]["name"], "rank 9 (n1g1)");
-  EXPECT_EQ(events[0]["pid"], 1);
+  const auto all = report::chrome_trace_events(trace, 8);
+  // Metadata first: the node's process name, then each row's name and sort index.
+  ASSERT_EQ(all.size(), 7u);
+  EXPECT_EQ(all[0]["name"], "process_name");
+  EXPECT_EQ(all[0]["pid"], 1);
+  EXPECT_EQ(all[0]["args"]["name"], "node 1");
+  EXPECT_EQ(all[1]["args"]["name"], "rank 9 (n1g1)");
+  EXPECT_EQ(all[1]["pid"], 1);
+  EXPECT_EQ(all[1]["tid"], 1);
+  EXPECT_EQ(all[2]["name"], "thread_sort_index");
+  EXPECT_EQ(all[2]["args"]["sort_index"], 100);  // GPU 1's compute row
+  EXPECT_EQ(all[3]["args"]["name"], "rank 9 collectives");
+  EXPECT_EQ(all[3]["tid"], 1001);
+  EXPECT_EQ(all[4]["args"]["sort_index"], 101);  // right below it
+  const std::vector<nlohmann::json> events(all.begin() + 5, all.end());
+  EXPECT_EQ(events[0]["name"], "forward");
   EXPECT_EQ(events[0]["tid"], 1);
-  EXPECT_EQ(events[1]["args"]["name"], "rank 9 collectives");
-  EXPECT_EQ(events[1]["tid"], 1001);
-  EXPECT_EQ(events[2]["name"], "forward");
-  EXPECT_EQ(events[2]["tid"], 1);
-  EXPECT_DOUBLE_EQ(events[2]["ts"].get<double>(), 0.5e6);
-  EXPECT_DOUBLE_EQ(events[2]["dur"].get<double>(), 0.25e6);
-  EXPECT_EQ(events[3]["cat"], "comm");
-  EXPECT_EQ(events[3]["tid"], 1001);                         // the GPU's collective row
-  EXPECT_EQ(events[3]["args"]["algorithm"], "ring/simple");  // what auto chose for this one
-  EXPECT_DOUBLE_EQ(events[3]["args"]["bytes"].get<double>(), 25e6);
-  EXPECT_FALSE(events[2].contains("args"));
+  EXPECT_DOUBLE_EQ(events[0]["ts"].get<double>(), 0.5e6);
+  EXPECT_DOUBLE_EQ(events[0]["dur"].get<double>(), 0.25e6);
+  EXPECT_EQ(events[1]["cat"], "comm");
+  EXPECT_EQ(events[1]["tid"], 1001);                         // the GPU's collective row
+  EXPECT_EQ(events[1]["args"]["algorithm"], "ring/simple");  // what auto chose for this one
+  EXPECT_DOUBLE_EQ(events[1]["args"]["bytes"].get<double>(), 25e6);
+  EXPECT_FALSE(events[0].contains("args"));
 }
 
 TEST(ChromeTrace, CollectivesThatOverlapGoToSeparateRowsSoNoSliceOverlapsAnother) {
@@ -47,7 +54,7 @@ TEST(ChromeTrace, CollectivesThatOverlapGoToSeparateRowsSoNoSliceOverlapsAnother
   std::map<int, std::string> row_names;
   for (const auto& e : events) {
     if (e["ph"] == "X") tid[e["name"].get<std::string>()] = e["tid"].get<int>();
-    if (e["ph"] == "M") row_names[e["tid"].get<int>()] = e["args"]["name"].get<std::string>();
+    if (e["name"] == "thread_name") row_names[e["tid"].get<int>()] = e["args"]["name"].get<std::string>();
   }
   EXPECT_EQ(tid["allreduce bucket 1"], 1000);
   EXPECT_EQ(tid["allreduce bucket 2"], 2000);
