@@ -109,6 +109,10 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   r.array("layers", [&](const nlohmann::json& element, const std::string& path) {
     w.layers.push_back(read_layer(ObjectReader(element, file, path)));
   });
+  // `dasim workload show --format json` adds what it derives (totals, buckets, a predicted step)
+  // beside the workload: ignored here, so that output loads as the workload it shows.
+  for (const char* derived : {"report", "step"})
+    if (r.has(derived)) (void)r.raw(derived);
   r.finish();
   if (w.layers.empty()) r.fail("layers", "expected at least one layer");
 

@@ -1,6 +1,8 @@
 // Text and JSON reports of a workload (see workload_report.hpp).
 #include "workload/workload_report.hpp"
 
+#include "workload/workload_file.hpp"
+
 #include "common/units.hpp"
 #include "workload/buckets.hpp"
 #include "workload/shape_key.hpp"
@@ -82,21 +84,16 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
 
 nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptions& options) {
   using oj = nlohmann::ordered_json;
-  oj layers = oj::array();
-  for (const auto& l : w.layers) {
-    oj j{{"name", l.name},
-         {"kind", to_string(l.kind)},
-         {"params", l.params},
-         {"forward_flops", l.forward_flops},
-         {"backward_flops", l.backward_flops},
-         {"activation_bytes", l.activation_bytes}};
-    if (!shape_of(l).empty()) j["shape_key"] = shape_of(l);
-    if (l.forward_time_s) {
-      j["forward_time_s"] = *l.forward_time_s;
-      j["backward_time_s"] = *l.backward_time_s;
-    }
-    layers.push_back(std::move(j));
-  }
+  // The workload file itself first (to_json, which parse_workload reads back), so the output
+  // loads as a workload; what is derived from it goes under "report", which the loader ignores.
+  const nlohmann::json file = to_json(w);
+  oj out;
+  for (const char* key : {"name", "precision", "sample_name", "optimizer", "sequence_length",
+                          "measured_batch", "update_time_s"})
+    if (file.contains(key)) out[key] = file.at(key);
+  out["layers"] = oj::parse(file.at("layers").dump());
+  oj shape_keys = oj::array();
+  for (const auto& l : w.layers) shape_keys.push_back(shape_of(l).empty() ? oj(nullptr) : oj(shape_of(l)));
   oj buckets = oj::array();
   for (const auto& b : plan_buckets(w, cap_of(options)))
     buckets.push_back({{"bytes", b.bytes},
@@ -104,26 +101,22 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
                        {"first_layer", w.layers[b.first_layer].name},
                        {"last_layer", w.layers[b.last_layer].name},
                        {"ready_after_layer", b.ready_after_layer}});
-  oj out{{"name", w.name},
-         {"origin", w.origin},
-         {"precision", to_string(w.precision)},
-         {"sample_name", w.sample_name},
-         {"sequence_length", w.sequence_length},
-         {"batch", options.batch},
-         {"params", w.total_params()},
-         {"gradient_bytes", w.gradient_bytes()},
-         {"gradient_element_bytes", w.gradient_element_bytes()},
-         {"weight_bytes", weight_bytes(w)},
-         {"optimizer", to_string(w.optimizer)},
-         {"optimizer_state_bytes", optimizer_state_bytes(w)},
-         {"conv_linear_macs_per_sample", w.conv_linear_macs()},
-         {"forward_flops_per_sample", w.forward_flops()},
-         {"backward_flops_per_sample", w.backward_flops()},
-         {"training_flops_per_batch", (w.forward_flops() + w.backward_flops()) * options.batch},
-         {"activation_bytes_per_batch", w.activation_bytes() * options.batch},
-         {"bucket_cap_bytes", cap_of(options)},
-         {"buckets", buckets},
-         {"layers", layers}};
+  out["report"] = oj{{"origin", w.origin},
+                     {"optimizer", to_string(w.optimizer)},
+                     {"batch", options.batch},
+                     {"params", w.total_params()},
+                     {"gradient_bytes", w.gradient_bytes()},
+                     {"gradient_element_bytes", w.gradient_element_bytes()},
+                     {"weight_bytes", weight_bytes(w)},
+                     {"optimizer_state_bytes", optimizer_state_bytes(w)},
+                     {"conv_linear_macs_per_sample", w.conv_linear_macs()},
+                     {"forward_flops_per_sample", w.forward_flops()},
+                     {"backward_flops_per_sample", w.backward_flops()},
+                     {"training_flops_per_batch", (w.forward_flops() + w.backward_flops()) * options.batch},
+                     {"activation_bytes_per_batch", w.activation_bytes() * options.batch},
+                     {"bucket_cap_bytes", cap_of(options)},
+                     {"buckets", buckets},
+                     {"shape_keys", shape_keys}};
   return out;
 }
 

@@ -36,7 +36,7 @@ Result run(const std::string& args) {
 TEST(WorkloadCommand, ShowResNet50Json) {
   Result r = run("workload show resnet50 --batch 32 --format json");
   ASSERT_EQ(r.status, 0) << r.out;
-  auto j = nlohmann::json::parse(r.out);
+  auto j = nlohmann::json::parse(r.out)["report"];
   EXPECT_EQ(j["params"], 25557032);
   EXPECT_EQ(j["buckets"].size(), 4u);
   EXPECT_EQ(j["buckets"][3]["first_layer"], "conv1");
@@ -46,12 +46,33 @@ TEST(WorkloadCommand, ShowResNet50Json) {
       32 * (j["forward_flops_per_sample"].get<double>() + j["backward_flops_per_sample"].get<double>()));
 }
 
+TEST(WorkloadCommand, JsonOutputLoadsAsTheWorkloadItShows) {
+  // Shown with options (bf16, a sequence length, a calibration's predicted step), saved, shown
+  // again: the same workload, so the same report and step.
+  const std::string cal = std::string(DASIM_SOURCE_DIR) + "/platforms/calibration/a100-datasheet.json";
+  Result first = run("workload show bert-large --precision bf16 --seq-len 256 --batch 8 --calibration " +
+                     cal + " --format json");
+  ASSERT_EQ(first.status, 0) << first.out;
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "dasim_workload_round_trip.json").string();
+  std::ofstream(file) << first.out;
+  Result second = run("workload show " + file + " --batch 8 --calibration " + cal + " --format json");
+  ASSERT_EQ(second.status, 0) << second.out;
+  auto a = nlohmann::json::parse(first.out), b = nlohmann::json::parse(second.out);
+  EXPECT_EQ(b["sequence_length"], 256);
+  EXPECT_EQ(b["precision"], "bf16");
+  a["report"].erase("origin");  // built-in vs the file
+  b["report"].erase("origin");
+  EXPECT_EQ(a, b);
+  std::filesystem::remove(file);
+}
+
 TEST(WorkloadCommand, PrecisionAndSequenceOptions) {
   Result r = run("workload show bert-large --precision bf16 --seq-len 512 --format json");
   ASSERT_EQ(r.status, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["sequence_length"], 512);
-  EXPECT_DOUBLE_EQ(j["gradient_bytes"].get<double>(), 335141888.0 * 2);
+  EXPECT_DOUBLE_EQ(j["report"]["gradient_bytes"].get<double>(), 335141888.0 * 2);
   Result table = run("workload show vgg16");
   ASSERT_EQ(table.status, 0);
   EXPECT_NE(table.out.find("parameters               138357544"), std::string::npos) << table.out;
@@ -72,7 +93,7 @@ TEST(WorkloadCommand, BucketCapTakesASizeLikeTheScenario) {
   // ResNet-50's 102 MB of fp32 gradients: a 50 MiB cap closes 2 buckets where 25 MiB closes 4.
   Result r = run("workload show resnet50 --bucket-cap 50MiB --format json");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["buckets"].size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["report"]["buckets"].size(), 2u);
   Result mb = run("workload show resnet50 --bucket-cap-mb 50 --format json");  // DDP's knob, in MiB
   ASSERT_EQ(mb.status, 0) << mb.out;
   EXPECT_EQ(mb.out, r.out);
