@@ -1,5 +1,6 @@
 #include "common/json_reader.hpp"
 
+#include "common/closest_name.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
 
@@ -121,6 +122,7 @@ std::string ObjectReader::path_of(const std::string& key) const {
 }
 
 bool ObjectReader::has(const std::string& key) const {
+  asked_keys_.insert(key);
   return value_.contains(key) && !value_.at(key).is_null();
 }
 
@@ -256,7 +258,14 @@ std::string ObjectReader::choice(const std::string& key, const std::vector<std::
   std::string value = string(key);
   for (const auto& a : allowed)
     if (a == value) return value;
-  fail(key, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
+  fail_choice(key, value, allowed);
+}
+
+void ObjectReader::fail_choice(const std::string& key, const std::string& value,
+                               const std::vector<std::string>& allowed) const {
+  std::string what = fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value);
+  if (auto near = closest_name(value, allowed)) what += fmt::format("; did you mean \"{}\"?", *near);
+  fail(key, what);
 }
 
 std::optional<std::string> ObjectReader::optional_choice(const std::string& key,
@@ -269,6 +278,16 @@ std::optional<std::string> ObjectReader::optional_choice(const std::string& key,
 void ObjectReader::finish() const {
   for (const auto& [key, _] : value_.items()) {
     if (read_keys_.count(key) || kAlwaysAllowedKeys.count(key)) continue;
+    // Only keys this loader asked this object for, so the suggestion is valid here (an sgd
+    // schedule never suggests DiLoCo's "H"); none the object already holds, since a user who wrote
+    // both "bucket_cap" and "bucket_capp" did not mean the one that is there.
+    std::vector<std::string> allowed;
+    for (const auto* keys :
+         std::initializer_list<const std::set<std::string>*>{&read_keys_, &asked_keys_, &kAlwaysAllowedKeys})
+      for (const auto& k : *keys)
+        if (!value_.contains(k)) allowed.push_back(k);
+    if (auto near = closest_name(key, allowed))
+      fail(key, fmt::format("unknown key; did you mean \"{}\"?", *near));
     fail(key, "unknown key (check the spelling against docs/file-formats.md)");
   }
 }

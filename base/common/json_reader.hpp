@@ -1,7 +1,9 @@
 // Strict reading of user JSON files. Every value is read through an ObjectReader that knows the
 // file and the JSON path it stands at, so each error is one line `FILE: a.b[3].c: what was
-// expected`. finish() rejects keys nobody read (typos must not be silently ignored). The keys
-// "source", "note" and "comment" are allowed everywhere: presets cite where each number came from.
+// expected`. finish() rejects keys nobody read (typos must not be silently ignored) and suggests
+// the nearest key the loader asked this object for (common/closest_name.hpp), as enumerations do
+// for a misspelt value. The keys "source", "note" and "comment" are allowed everywhere: presets
+// cite where each number came from.
 #pragma once
 
 #include "common/enum_names.hpp"
@@ -28,6 +30,8 @@ class ObjectReader {
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
   std::string path_of(const std::string& key) const;
+  // Asking marks `key` as one this object may hold, for finish()'s suggestion only: a key merely
+  // asked about and never read is still unknown.
   bool has(const std::string& key) const;
 
   // Required values. Quantities accept a unit string or a plain SI number and must lie in what
@@ -71,7 +75,7 @@ class ObjectReader {
   E enumeration(const std::string& key, const EnumNames<E, N>& names) {
     const std::string value = string(key);
     if (auto parsed = names.parse(value)) return *parsed;
-    fail(key, fmt::format("expected one of {}, got \"{}\"", names.listed(), value));
+    fail_choice(key, value, names.names());  // aliases parse but are never listed or suggested
   }
   template <class E, size_t N>
   std::optional<E> optional_enumeration(const std::string& key, const EnumNames<E, N>& names) {
@@ -80,13 +84,17 @@ class ObjectReader {
     return enumeration(key, names);
   }
 
-  // Throws an InputError for the first key that was never read.
+  // Throws an InputError for the first key that was never read, naming the nearest key this object
+  // was asked for (read, optional or has()) when one is close.
   void finish() const;
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
 
  private:
   const nlohmann::json& at(const std::string& key);
+  // "expected one of a, b, got "x"", with "; did you mean "a"?" when one of `allowed` is close.
+  [[noreturn]] void fail_choice(const std::string& key, const std::string& value,
+                                const std::vector<std::string>& allowed) const;
   struct QuantityRange {
     double lo, hi;      // lo == 0: zero allowed
     const char* shown;  // the range as the error states it
@@ -97,6 +105,10 @@ class ObjectReader {
   std::string file_;
   std::string path_;
   std::set<std::string> read_keys_;
+  // Keys has() was asked about: allowed here (a loader asks before reading an optional section)
+  // but not read, so they feed finish()'s suggestion and not its acceptance. Mutable because has()
+  // is a const question.
+  mutable std::set<std::string> asked_keys_;
 };
 
 // Reads an integer array element / value with a path for errors.

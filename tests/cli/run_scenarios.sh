@@ -51,22 +51,7 @@ for f in results.csv results.json; do
   cmp -s "$WORK/a/$f" "$WORK/c/$f" || fail "--jobs 2: $f differs"
 done
 
-# mutate NAME PYTHON: writes $WORK/NAME.json from quick.json with `s` edited (paths made absolute).
-mutate() {
-  /usr/bin/python3 - "$quick" "$WORK/$1.json" "$2" "$SRC" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-for p in s["platforms"]:
-    p["file"] = sys.argv[4] + "/platforms/" + p["file"].split("/")[-1]
-exec(sys.argv[3])
-json.dump(s, open(sys.argv[2], "w"))
-PY
-}
-bad() {  # bad NAME EXPECTED PYTHON
-  mutate "$1" "$3"
-  expect_bad_input "$1" "$1.json: $2" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
-  [ ! -e "$WORK/out-$1" ] || fail "$1: output directory was created"
-}
+source "$SRC/tests/lib/quick_mutations.sh"
 bad unknown_schedule 'schedules[1].type: expected one of sgd, local_sgd, dasgd, diloco, streaming_diloco, got "lars"' 's["schedules"][1]["type"] = "lars"'
 bad tau_zero 'schedules[1].tau: expected a positive integer, got 0' 's["schedules"][1]["tau"] = 0'
 bad delay_above_tau 'schedules[2].delay: expected 0 <= delay <= tau = 4, got 5' 's["schedules"][2]["delay"] = 5'

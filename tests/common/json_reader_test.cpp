@@ -77,6 +77,81 @@ TEST(ObjectReader, FinishRefusesKeysNobodyRead) {
             "(no error)");
 }
 
+TEST(ObjectReader, FinishSuggestsTheNearestKeyTheLoaderAskedFor) {
+  // Every way a loader asks for a key makes it a suggestion: optional, required, has().
+  EXPECT_EQ(error_of(R"({"iteration": 3})",
+                     [](ObjectReader& r) {
+                       r.optional_positive_integer("iterations");
+                       r.finish();
+                     }),
+            "f.json: top.iteration: unknown key; did you mean \"iterations\"?");
+  EXPECT_EQ(error_of(R"({"batch": 3, "nvlnik": {}})",
+                     [](ObjectReader& r) {
+                       r.integer("batch");
+                       if (r.has("nvlink")) r.object("nvlink");
+                       r.finish();
+                     }),
+            "f.json: top.nvlnik: unknown key; did you mean \"nvlink\"?");
+  EXPECT_EQ(error_of(R"({"Warmup": 3})",
+                     [](ObjectReader& r) {
+                       r.optional_time_s("warmup");
+                       r.finish();
+                     }),
+            "f.json: top.Warmup: unknown key; did you mean \"warmup\"?");
+  EXPECT_EQ(error_of(R"({"sourse": "paper"})", [](ObjectReader& r) { r.finish(); }),
+            "f.json: top.sourse: unknown key; did you mean \"source\"?");
+}
+
+TEST(ObjectReader, FinishSuggestsOnlyKeysAllowedAndAbsentInThisObject) {
+  const std::string plain = "unknown key (check the spelling against docs/file-formats.md)";
+  // Nothing close: the message points at the documentation instead.
+  EXPECT_EQ(error_of(R"({"type": "sgd", "tau": 4})",
+                     [](ObjectReader& r) {
+                       r.string("type");
+                       r.finish();
+                     }),
+            "f.json: top.tau: " + plain);
+  // A key held by the object is not what its typo meant.
+  EXPECT_EQ(error_of(R"({"bucket_cap": 1, "bucket_capp": 2})",
+                     [](ObjectReader& r) {
+                       r.optional_bytes("bucket_cap");
+                       r.finish();
+                     }),
+            "f.json: top.bucket_capp: " + plain);
+  // A key asked of another object (a sibling schedule) is not allowed in this one.
+  const auto json = nlohmann::json::parse(R"({"a": {}, "b": {"bucket_capp": 2}})");
+  ObjectReader top(json, "f.json", "");
+  ObjectReader a = top.object("a");
+  a.optional_bytes("bucket_cap");
+  ObjectReader b = top.object("b");
+  try {
+    b.finish();
+    ADD_FAILURE() << "b.bucket_capp accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "f.json: b.bucket_capp: " + plain);
+  }
+}
+
+TEST(ObjectReader, EnumerationsAndChoicesSuggestTheNearestName) {
+  EXPECT_EQ(error_of(R"({"a": "rde"})", [](ObjectReader& r) { r.enumeration("a", kColourNames); }),
+            "f.json: top.a: expected one of red, green, got \"rde\"; did you mean \"red\"?");
+  EXPECT_EQ(error_of(R"({"a": "GREEN"})", [](ObjectReader& r) { r.optional_enumeration("a", kColourNames); }),
+            "f.json: top.a: expected one of red, green, got \"GREEN\"; did you mean \"green\"?");
+  // An alias parses but is never suggested: "verdent" is near only "verdant".
+  EXPECT_EQ(error_of(R"({"a": "verdent"})", [](ObjectReader& r) { r.enumeration("a", kColourNames); }),
+            "f.json: top.a: expected one of red, green, got \"verdent\"");
+  EXPECT_EQ(error_of(R"({"alg": "rign"})",
+                     [](ObjectReader& r) {
+                       r.choice("alg", {"ring", "tree"});
+                     }),
+            "f.json: top.alg: expected one of ring, tree, got \"rign\"; did you mean \"ring\"?");
+  EXPECT_EQ(error_of(R"({"alg": "mesh"})",
+                     [](ObjectReader& r) {
+                       r.optional_choice("alg", {"ring", "tree"});
+                     }),
+            "f.json: top.alg: expected one of ring, tree, got \"mesh\"");
+}
+
 TEST(ObjectReader, EnumerationsParseNamesAndAliasesAndListOnlyTheNames) {
   const auto json = nlohmann::json::parse(R"({"a": "red", "b": "verdant"})");
   ObjectReader r(json, "f.json", "");
