@@ -10,7 +10,7 @@ RUNS=${2:-1000000}
 SECONDS_PER_TARGET=${3:-300}
 WORK=${4:-$BUILD/fuzz-work}
 shift $(($# < 4 ? $# : 4))
-TARGETS=${*:-platform scenario workload calibration linklog idx}
+TARGETS=${*:-platform scenario workload calibration linklog profiler_trace shard idx}
 
 for t in $TARGETS; do
   if [ ! -x "$BUILD/bin/fuzz_$t" ]; then
@@ -23,7 +23,8 @@ for t in $TARGETS; do
     platform) cp "$SRC"/platforms/*.json "$corpus/" ;;
     scenario) cp "$SRC"/scenarios/*.json "$corpus/" ;;
     calibration) cp "$SRC"/platforms/calibration/*.json "$corpus/" ;;
-    workload | linklog | idx) cp "$SRC"/fuzz/seeds/$t/* "$corpus/" ;;
+    profiler_trace) cp "$SRC"/tests/data/kineto/*.json "$corpus/" ;;
+    workload | linklog | idx | shard) cp "$SRC"/fuzz/seeds/$t/* "$corpus/" ;;
   esac
   echo "== fuzz_$t: $RUNS runs or ${SECONDS_PER_TARGET} s" >&2
   (cd "$WORK/$t" && "$BUILD/bin/fuzz_$t" corpus -runs="$RUNS" \
