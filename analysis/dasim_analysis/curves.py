@@ -9,6 +9,10 @@ from .results_io import METRIC_COLUMNS, SCHEDULES
 
 # One panel per (workload, platform): curves are only compared on the same model and fabric.
 PANEL_COLUMNS = ["workload", "platform"]
+# Columns that follow from the schedule: iterations and warm-up are rounded to its period, and
+# only sgd (and islands) have buckets. They tell curves apart only where they vary among rows of
+# the same schedule setting (bucket caps: of the same schedule kind, e.g. two sgd caps).
+_DERIVED_FROM = {"iterations": "schedule_detail", "warmup": "schedule_detail", "bucket_cap_bytes": "schedule"}
 
 
 def curve_columns(frame, exclude):
@@ -26,6 +30,10 @@ def curve_columns(frame, exclude):
             # nodes usually follows gpus; it tells curves apart only where one GPU count comes
             # in several node layouts (8 GPUs as 1x8 or 2x4).
             if frame.groupby("gpus")["nodes"].nunique().max() > 1:
+                columns.append(column)
+            continue
+        if column in _DERIVED_FROM:
+            if frame.groupby(_DERIVED_FROM[column])[column].nunique().max() > 1:
                 columns.append(column)
             continue
         if frame[column].nunique() > 1:

@@ -64,7 +64,9 @@ def draw(plt, frame, metric):
             axis.set_yticklabels([f"{t:g}" for t in ticks])
             axis.minorticks_off()
             axis.set_ylim(low, high)
-            axis.set_ylabel("speedup over 1 GPU (log2 scale)")
+            baselines = sorted(int(g) for g in rows["baseline_gpus"].unique())
+            over = f"{baselines[0]} GPU" + ("s" if baselines[0] > 1 else "") if len(baselines) == 1 else "baseline"
+            axis.set_ylabel(f"speedup over {over} (log2 scale)")
         else:
             top = max(1.05, float(rows["efficiency"].max()) * 1.05)
             axis.set_ylim(0, top)
