@@ -64,10 +64,7 @@ std::string conv_kernel_class(const workload::ConvShape& s, const std::string& m
   if (measurement_kind == "conv_bwd_data") pass = "backward_data";
   if (measurement_kind == "conv_bwd_filter") pass = "backward_filter";
   if (pass.empty()) throw std::invalid_argument("conv_kernel_class: not a conv pass: " + measurement_kind);
-  std::string shape = "conv_other";
-  if (s.kernel_h == 1 && s.kernel_w == 1 && s.groups == 1) shape = "conv_1x1";
-  if (s.kernel_h == 3 && s.kernel_w == 3 && s.stride == 1 && s.groups == 1) shape = "conv_3x3_s1";
-  return shape + "." + pass;
+  return workload::conv_kernel_family(s) + "." + pass;
 }
 
 namespace {

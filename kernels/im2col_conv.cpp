@@ -34,6 +34,10 @@ void check_geometry(const ConvGeometry& g) {
   if (s.in_channels % s.groups != 0 || s.out_channels % s.groups != 0)
     throw std::invalid_argument("conv geometry: channels must be divisible by groups");
   if (g.out_h() < 1 || g.out_w() < 1) throw std::invalid_argument("conv geometry: empty output");
+  // The CPU kernel has one stride and pad for both directions (the calibrated shapes are ResNet's
+  // and VGG's): an asymmetric shape must not be timed as a symmetric one under its key.
+  if (!workload::conv_is_symmetric(s))
+    throw std::invalid_argument("conv geometry: the CPU kernel runs one stride and pad for both directions");
 }
 
 void im2col(const float* image, int channels, int h, int w, int kh, int kw, int stride, int pad, int out_h,

@@ -1,10 +1,31 @@
-// Names of layer kinds, as they appear in workload JSON files and in `dasim workload show`.
+// Names of layer kinds, as they appear in workload JSON files and in `dasim workload show`, and the
+// output size and multiply-adds of a convolution shape.
 #include "workload/layer.hpp"
 
 namespace dasim::workload {
 
 std::string to_string(LayerKind kind) {
   return std::string(kLayerKindNames.name(kind));
+}
+
+int conv_out_h(const ConvShape& s) {
+  return (s.in_h + 2 * s.pad - s.kernel_h) / s.stride + 1;
+}
+
+int conv_out_w(const ConvShape& s) {
+  return (s.in_w + 2 * conv_pad_w(s) - s.kernel_w) / conv_stride_w(s) + 1;
+}
+
+double conv_macs(const ConvShape& s) {
+  double outputs = double(s.out_channels) * conv_out_h(s) * conv_out_w(s);
+  return outputs * s.kernel_h * s.kernel_w * (s.in_channels / s.groups);
+}
+
+std::string conv_kernel_family(const ConvShape& c) {
+  if (c.groups != 1 || conv_stride_w(c) != c.stride) return "conv_other";
+  if (c.kernel_h == 1 && c.kernel_w == 1) return "conv_1x1";
+  if (c.kernel_h == 3 && c.kernel_w == 3 && c.stride == 1) return "conv_3x3_s1";
+  return "conv_other";
 }
 
 }  // namespace dasim::workload

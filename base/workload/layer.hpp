@@ -14,8 +14,10 @@
 
 namespace dasim::workload {
 
-enum class LayerKind { conv, linear, norm, elementwise, pooling, attention, embedding };
-inline constexpr EnumNames<LayerKind, 7> kLayerKindNames{{{
+// concat: channel concatenation of branch outputs (Inception's filter concat): no parameters, no
+// FLOPs, memory-bound; its backward is a split that moves the same bytes.
+enum class LayerKind { conv, linear, norm, elementwise, pooling, attention, embedding, concat };
+inline constexpr EnumNames<LayerKind, 8> kLayerKindNames{{{
     {LayerKind::conv, "conv"},
     {LayerKind::linear, "linear"},
     {LayerKind::norm, "norm"},
@@ -23,19 +25,51 @@ inline constexpr EnumNames<LayerKind, 7> kLayerKindNames{{{
     {LayerKind::pooling, "pooling"},
     {LayerKind::attention, "attention"},
     {LayerKind::embedding, "embedding"},
+    {LayerKind::concat, "concat"},
 }}};
 
 // Convolution shape, per sample (batch is applied by the compute model). Used to look up
 // measured per-shape times in a calibration file (see conv_shape_key()).
+//
+// `stride` and `pad` are the height direction's and, unless stride_w / pad_w are set, also the
+// width direction's: the symmetric shapes of ResNet and VGG keep one value each, so the kernels
+// that know a single stride and pad, positional initializers and calibration keys stay valid.
+// Inception's 1x7 with pad (0, 3) or a (2, 1) stride sets the width values. Read the width values
+// through conv_stride_w() / conv_pad_w(), never the optionals directly.
 struct ConvShape {
   int in_channels = 0;
   int out_channels = 0;
   int in_h = 0, in_w = 0;
   int kernel_h = 0, kernel_w = 0;
-  int stride = 1;
-  int pad = 0;
+  int stride = 1;  // stride_h
+  int pad = 0;     // pad_h
   int groups = 1;
+  // Explicit initializers: positional 9-value initializers then leave them unset without a
+  // -Wmissing-field-initializers warning.
+  std::optional<int> stride_w = std::nullopt;  // unset: same as stride
+  std::optional<int> pad_w = std::nullopt;     // unset: same as pad
 };
+
+inline int conv_stride_w(const ConvShape& s) {
+  return s.stride_w.value_or(s.stride);
+}
+inline int conv_pad_w(const ConvShape& s) {
+  return s.pad_w.value_or(s.pad);
+}
+// One stride and one pad for both directions (by value, however the shape was written).
+inline bool conv_is_symmetric(const ConvShape& s) {
+  return conv_stride_w(s) == s.stride && conv_pad_w(s) == s.pad;
+}
+// Output height and width: (in + 2 pad - kernel) / stride + 1 per direction, rounded down.
+int conv_out_h(const ConvShape& s);
+int conv_out_w(const ConvShape& s);
+// Multiply-adds per sample: every output element sums kernel_h x kernel_w x in_channels / groups.
+double conv_macs(const ConvShape& s);
+// The algorithm family a conv's efficiency curve is measured and looked up under: conv_1x1,
+// conv_3x3_s1 or conv_other. The 1x1 and 3x3 stride-1 curves are measured on shapes with one
+// stride for both directions, so an asymmetric stride such as (2, 1) is conv_other whatever its
+// kernel. One definition for the fit (kernels/) and the compute model (sim/compute/).
+std::string conv_kernel_family(const ConvShape& s);
 
 // GEMM shape per sample: (rows_per_sample x k) * (k x n). For a linear layer on a sequence,
 // rows_per_sample is the sequence length; for an MLP layer it is 1.

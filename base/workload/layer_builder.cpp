@@ -32,13 +32,32 @@ Layer& CnnBuilder::add(const std::string& name, LayerKind kind, double forward_f
 }
 
 void CnnBuilder::conv(const std::string& name, int out_channels, int kernel, int stride, int pad, bool bias) {
+  conv(name, out_channels, Window{kernel, kernel, stride, stride, pad, pad}, bias);
+}
+
+void CnnBuilder::conv(const std::string& name, int out_channels, const Window& window, bool bias) {
   Shape in = shape_;
-  Shape out{out_channels, (in.height + 2 * pad - kernel) / stride + 1,
-            (in.width + 2 * pad - kernel) / stride + 1};
-  double macs = out.elements() * in.channels * kernel * kernel;
-  int64_t params = int64_t(out_channels) * in.channels * kernel * kernel + (bias ? out_channels : 0);
-  Layer& layer = add(name, LayerKind::conv, 2 * macs, in.elements(), out.elements(), params);
-  layer.conv = ConvShape{in.channels, out_channels, in.height, in.width, kernel, kernel, stride, pad, 1};
+  ConvShape c{in.channels,     out_channels,    in.height,    in.width, window.kernel_h,
+              window.kernel_w, window.stride_h, window.pad_h, 1};
+  // Width values only where they differ, so symmetric shapes keep their calibration keys.
+  if (window.stride_w != window.stride_h) c.stride_w = window.stride_w;
+  if (window.pad_w != window.pad_h) c.pad_w = window.pad_w;
+  Shape out{out_channels, conv_out_h(c), conv_out_w(c)};
+  int64_t params =
+      int64_t(out_channels) * in.channels * window.kernel_h * window.kernel_w + (bias ? out_channels : 0);
+  Layer& layer = add(name, LayerKind::conv, 2 * conv_macs(c), in.elements(), out.elements(), params);
+  layer.conv = c;
+  shape_ = out;
+}
+
+void CnnBuilder::concat(const std::string& name, const std::vector<int>& branch_channels) {
+  int channels = 0;
+  for (int c : branch_channels) channels += c;
+  Shape out{channels, shape_.height, shape_.width};
+  // Reads every branch output once and writes the concatenated tensor once: as many elements in
+  // as out. Its backward (a split) moves the same bytes, not twice them.
+  Layer& layer = add(name, LayerKind::concat, 0, out.elements(), out.elements(), 0);
+  layer.backward_activation_bytes = layer.activation_bytes;
   shape_ = out;
 }
 

@@ -41,6 +41,18 @@ class CnnBuilder {
   void set_shape(Shape shape) { shape_ = shape; }
 
   void conv(const std::string& name, int out_channels, int kernel, int stride, int pad, bool bias);
+  // A conv whose kernel, stride or padding differ between height and width (Inception v3's 1x7
+  // with pad (0, 3), 7x1 with pad (3, 0)).
+  struct Window {
+    int kernel_h, kernel_w;
+    int stride_h = 1, stride_w = 1;
+    int pad_h = 0, pad_w = 0;
+  };
+  void conv(const std::string& name, int out_channels, const Window& window, bool bias);
+  // Channel concatenation of branches whose outputs (same height and width) have these channel
+  // counts; the current shape becomes the concatenated tensor. Set the shape back to the block's
+  // input (set_shape) before building each branch.
+  void concat(const std::string& name, const std::vector<int>& branch_channels);
   void batch_norm(const std::string& name);
   void relu(const std::string& name);
   // Residual add of two tensors of the current shape (reads two inputs, writes one output).

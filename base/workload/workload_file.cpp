@@ -27,6 +27,29 @@ int positive_int(ObjectReader& r, const std::string& key) {
   return int(v);
 }
 
+int padding(ObjectReader& r, const std::string& key) {
+  int64_t pad = r.integer(key);
+  if (pad < 0) r.fail(key, fmt::format("expected a padding >= 0, got {}", pad));
+  if (pad > 1'000'000'000) r.fail(key, fmt::format("expected a padding below 1e9, got {}", pad));
+  return int(pad);
+}
+
+// A height / width pair of a conv key: `both` (stride, pad) is the shorthand for the two, so a
+// file giving it and one of `h_key` / `w_key` would say the same thing twice, perhaps differently.
+std::pair<int, int> read_pair(ObjectReader& r, const std::string& both, const std::string& h_key,
+                              const std::string& w_key, int fallback,
+                              int (*read)(ObjectReader&, const std::string&)) {
+  if (r.has(both)) {
+    for (const std::string& key : {h_key, w_key})
+      if (r.has(key))
+        r.fail(key,
+               fmt::format("expected either {} (both directions) or {} / {}, not both", both, h_key, w_key));
+    int v = read(r, both);
+    return {v, v};
+  }
+  return {r.has(h_key) ? read(r, h_key) : fallback, r.has(w_key) ? read(r, w_key) : fallback};
+}
+
 ConvShape read_conv(ObjectReader r) {
   ConvShape s;
   s.in_channels = positive_int(r, "in_channels");
@@ -35,12 +58,13 @@ ConvShape read_conv(ObjectReader r) {
   s.in_w = positive_int(r, "in_w");
   s.kernel_h = positive_int(r, "kernel_h");
   s.kernel_w = positive_int(r, "kernel_w");
-  s.stride = r.has("stride") ? positive_int(r, "stride") : 1;
-  if (r.has("pad")) {
-    int64_t pad = r.integer("pad");
-    if (pad < 0) r.fail("pad", fmt::format("expected a padding >= 0, got {}", pad));
-    s.pad = int(pad);
-  }
+  auto [stride_h, stride_w] = read_pair(r, "stride", "stride_h", "stride_w", 1, positive_int);
+  auto [pad_h, pad_w] = read_pair(r, "pad", "pad_h", "pad_w", 0, padding);
+  s.stride = stride_h;
+  s.pad = pad_h;
+  // Width values only where they differ: a symmetric shape is stored (and keyed) as before.
+  if (stride_w != stride_h) s.stride_w = stride_w;
+  if (pad_w != pad_h) s.pad_w = pad_w;
   s.groups = r.has("groups") ? positive_int(r, "groups") : 1;
   r.finish();
   return s;
@@ -53,6 +77,18 @@ GemmShape read_gemm(ObjectReader r) {
   s.k = r.positive_integer("k");
   r.finish();
   return s;
+}
+
+// A concat only copies its branches' outputs into one tensor: it may omit the FLOP pair (its time
+// is its bytes), and a parameter or a FLOP count would be a mistake in the file.
+void check_concat(const ObjectReader& r, const Layer& layer, std::optional<double> forward_flops,
+                  std::optional<double> backward_flops) {
+  if (layer.params > 0)
+    r.fail("params", fmt::format("expected 0: a concat has no parameters, got {}", layer.params));
+  if (forward_flops.value_or(0) > 0)
+    r.fail("forward_flops", fmt::format("expected 0: a concat copies bytes, got {}", *forward_flops));
+  if (backward_flops.value_or(0) > 0)
+    r.fail("backward_flops", fmt::format("expected 0: a concat copies bytes, got {}", *backward_flops));
 }
 
 Layer read_layer(ObjectReader r) {
@@ -80,7 +116,9 @@ Layer read_layer(ObjectReader r) {
   if (forward_time.has_value() != backward_time.has_value())
     r.fail(forward_time ? "backward_time_s" : "forward_time_s",
            "forward_time_s and backward_time_s must be given together");
-  if (!forward_flops && !forward_time)
+  if (layer.kind == LayerKind::concat)
+    check_concat(r, layer, forward_flops, backward_flops);
+  else if (!forward_flops && !forward_time)
     r.fail("", "a layer needs forward_flops + backward_flops or forward_time_s + backward_time_s");
   layer.forward_flops = forward_flops.value_or(0);
   layer.backward_flops = backward_flops.value_or(0);
@@ -172,6 +210,32 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
   return w;
 }
 
+namespace {
+
+// The short form (`stride`, `pad`) for a symmetric shape, so files written before asymmetric shapes
+// existed read back and write out byte-identical; the four keys only where the directions differ.
+nlohmann::json conv_to_json(const ConvShape& c) {
+  nlohmann::json j{
+      {"in_channels", c.in_channels}, {"out_channels", c.out_channels}, {"in_h", c.in_h}, {"in_w", c.in_w},
+      {"kernel_h", c.kernel_h},       {"kernel_w", c.kernel_w}};
+  if (conv_stride_w(c) == c.stride) {
+    j["stride"] = c.stride;
+  } else {
+    j["stride_h"] = c.stride;
+    j["stride_w"] = conv_stride_w(c);
+  }
+  if (conv_pad_w(c) == c.pad) {
+    j["pad"] = c.pad;
+  } else {
+    j["pad_h"] = c.pad;
+    j["pad_w"] = conv_pad_w(c);
+  }
+  j["groups"] = c.groups;
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const Workload& w) {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : w.layers) {
@@ -184,16 +248,7 @@ nlohmann::json to_json(const Workload& w) {
     if (l.forward_time_s) j["forward_time_s"] = *l.forward_time_s;
     if (l.backward_time_s) j["backward_time_s"] = *l.backward_time_s;
     if (l.backward_activation_bytes) j["backward_activation_bytes"] = *l.backward_activation_bytes;
-    if (l.conv)
-      j["conv"] = {{"in_channels", l.conv->in_channels},
-                   {"out_channels", l.conv->out_channels},
-                   {"in_h", l.conv->in_h},
-                   {"in_w", l.conv->in_w},
-                   {"kernel_h", l.conv->kernel_h},
-                   {"kernel_w", l.conv->kernel_w},
-                   {"stride", l.conv->stride},
-                   {"pad", l.conv->pad},
-                   {"groups", l.conv->groups}};
+    if (l.conv) j["conv"] = conv_to_json(*l.conv);
     if (l.gemm)
       j["gemm"] = {{"rows_per_sample", l.gemm->rows_per_sample}, {"n", l.gemm->n}, {"k", l.gemm->k}};
     layers.push_back(std::move(j));

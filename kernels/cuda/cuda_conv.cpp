@@ -68,8 +68,9 @@ struct Problem {
     check_cudnn(cudnnSetFilter4dDescriptor(w, p.data, p.format, s.out_channels, s.in_channels / s.groups,
                                            s.kernel_h, s.kernel_w),
                 "set w");
-    check_cudnn(cudnnSetConvolution2dDescriptor(conv, s.pad, s.pad, s.stride, s.stride, 1, 1,
-                                                CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+    check_cudnn(cudnnSetConvolution2dDescriptor(conv, s.pad, workload::conv_pad_w(s), s.stride,
+                                                workload::conv_stride_w(s), 1, 1, CUDNN_CROSS_CORRELATION,
+                                                CUDNN_DATA_FLOAT),
                 "set conv");
     check_cudnn(cudnnSetConvolutionGroupCount(conv, s.groups), "set groups");
     check_cudnn(cudnnSetConvolutionMathType(conv, p.math), "set math");

@@ -16,12 +16,7 @@ using workload::LayerKind;
 std::string kernel_class(const Layer& layer, Pass pass) {
   if (layer.kind == LayerKind::linear || layer.kind == LayerKind::attention) return "gemm";
   if (layer.kind != LayerKind::conv) return "";
-  std::string shape = "conv_other";
-  if (layer.conv) {
-    const auto& c = *layer.conv;
-    if (c.kernel_h == 1 && c.kernel_w == 1 && c.groups == 1) shape = "conv_1x1";
-    if (c.kernel_h == 3 && c.kernel_w == 3 && c.stride == 1 && c.groups == 1) shape = "conv_3x3_s1";
-  }
+  std::string shape = layer.conv ? workload::conv_kernel_family(*layer.conv) : "conv_other";
   switch (pass) {
     case Pass::forward:
       return shape + ".forward";
@@ -88,6 +83,15 @@ double ComputeModel::pass_time_s(double compute_s, double bytes) const {
 
 namespace {
 
+// What a layer's backward streams per sample when the file does not say: twice the forward's
+// bytes (it reads the output gradient and the saved input, writes the input gradient), except for
+// a concat, whose backward is a split: it reads the output gradient and writes each branch's slice,
+// the same bytes as its forward copy.
+double backward_bytes(const Layer& layer) {
+  if (layer.backward_activation_bytes) return *layer.backward_activation_bytes;
+  return (layer.kind == LayerKind::concat ? 1 : 2) * layer.activation_bytes;
+}
+
 void check_batch(int batch) {
   if (batch <= 0) throw InputError("batch", "", fmt::format("expected a positive batch, got {}", batch));
 }
@@ -133,7 +137,7 @@ double ComputeModel::backward_time_s(const Layer& layer, int batch) const {
     double flops = layer.backward_flops * batch;
     if (flops > 0) compute_s = flops / achieved_flops(layer, Pass::backward_data, call_flops);
   }
-  return pass_time_s(compute_s, layer.backward_activation_bytes.value_or(2 * layer.activation_bytes) * batch);
+  return pass_time_s(compute_s, backward_bytes(layer) * batch);
 }
 
 double ComputeModel::update_time_s(const workload::Workload& workload) const {

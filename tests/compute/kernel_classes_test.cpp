@@ -173,3 +173,32 @@ TEST(KernelClass, BackwardBytesWhenGiven) {
   dropout.backward_activation_bytes = 9e5;
   EXPECT_NEAR(m.backward_time_s(dropout, 1), 9e-6 + 1e-5, 1e-15);
 }
+
+TEST(KernelClass, AsymmetricStrideIsOther) {
+  Layer l = conv(3, 1, 1, 2);
+  l.conv->pad_w = 0;  // asymmetric padding alone keeps the 3x3 stride-1 family
+  EXPECT_EQ(compute::kernel_class(l, Pass::forward), "conv_3x3_s1.forward");
+  l.conv->stride_w = 2;  // stride (1, 2)
+  EXPECT_EQ(compute::kernel_class(l, Pass::forward), "conv_other.forward");
+  Layer one = conv(1, 2, 1, 2);
+  one.conv->stride_w = 1;  // a 1x1 with stride (2, 1)
+  EXPECT_EQ(compute::kernel_class(one, Pass::backward_data), "conv_other.backward_data");
+}
+
+TEST(Concat, MemoryBoundBothWays) {
+  // The memory-bound rule of every FLOP-free layer: time = bytes / bandwidth + launch. A concat of
+  // Inception v3 Mixed_5b's 4 branches (64 + 64 + 96 + 32 = 256 channels at 35x35, fp32): branch
+  // bytes 256 * 35 * 35 * 4 = 1,254,400 B per sample, read once and written once = 2,508,800 B.
+  compute::ComputeModel m(base(), workload::Precision::fp32);
+  Layer cat;
+  cat.kind = LayerKind::concat;
+  cat.activation_bytes = 2 * 1254400.0;
+  EXPECT_EQ(compute::kernel_class(cat, Pass::forward), "");
+  // Forward, batch 1: 2,508,800 / 1e11 = 25.088 us + 10 us launch.
+  EXPECT_NEAR(m.forward_time_s(cat, 1), 25.088e-6 + 1e-5, 1e-15);
+  // Backward (a split) moves the same bytes, not the default twice: 25.088 us + 10 us.
+  EXPECT_NEAR(m.backward_time_s(cat, 1), 25.088e-6 + 1e-5, 1e-15);
+  // Batch 8: 8 x 2,508,800 = 20,070,400 B = 200.704 us + 10 us.
+  EXPECT_NEAR(m.forward_time_s(cat, 8), 200.704e-6 + 1e-5, 1e-15);
+  EXPECT_NEAR(m.backward_time_s(cat, 8), 200.704e-6 + 1e-5, 1e-15);
+}
