@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <numeric>
 #include <optional>
 
 namespace dasim::cli {
@@ -43,17 +42,13 @@ struct RunArgs {
 };
 
 // `--print-plan`: the configurations largest first (by estimated wall time) as JSON, the order
-// dasim-mpi-sweep hands them out in, with what a message about one should call it.
+// dasim-mpi-sweep hands them out in, with each configuration's estimate.
 void print_plan(const scenario::Scenario& sc, const std::vector<scenario::Configuration>& configurations) {
-  std::vector<size_t> order(configurations.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<double> cost;
-  for (const auto& c : configurations) cost.push_back(scenario::estimated_wall_s(sc, c));
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  const auto order = scenario::work_order(sc, configurations);
   nlohmann::ordered_json plan;
   plan["configurations"] = configurations.size();
-  plan["largest_first"] = order;
-  plan["estimated_s"] = cost;
+  plan["largest_first"] = order.largest_first;
+  plan["estimated_s"] = order.cost_s;
   fmt::print("{}\n", plan.dump());
 }
 

@@ -30,17 +30,23 @@ ShardSpec parse_shard(const std::string& text) {
   return shard;
 }
 
+WorkOrder work_order(const Scenario& sc, const std::vector<Configuration>& configs) {
+  WorkOrder w;
+  for (const auto& c : configs) w.cost_s.push_back(estimated_wall_s(sc, c));
+  w.largest_first.resize(configs.size());
+  std::iota(w.largest_first.begin(), w.largest_first.end(), 0);
+  std::stable_sort(w.largest_first.begin(), w.largest_first.end(),
+                   [&](size_t a, size_t b) { return w.cost_s[a] > w.cost_s[b]; });
+  return w;
+}
+
 std::vector<std::vector<size_t>> split_into_shards(const Scenario& sc,
                                                    const std::vector<Configuration>& configs, int shards) {
-  std::vector<double> cost(configs.size());
-  for (size_t i = 0; i < configs.size(); ++i) cost[i] = estimated_wall_s(sc, configs[i]);
-  std::vector<size_t> order(configs.size());
-  std::iota(order.begin(), order.end(), 0);
-  // Largest first, ties in configuration order: the same split on every machine.
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  const WorkOrder order = work_order(sc, configs);
+  const auto& cost = order.cost_s;
   std::vector<std::vector<size_t>> out(static_cast<size_t>(shards));
   std::vector<double> load(static_cast<size_t>(shards), 0.0);
-  for (size_t i : order) {
+  for (size_t i : order.largest_first) {
     const size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     out[lightest].push_back(i);
     load[lightest] += cost[i];

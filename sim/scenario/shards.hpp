@@ -16,6 +16,15 @@ struct ShardSpec {
   int count = 1;
 };
 
+// Each configuration's estimated wall time (estimated_wall_s) and the configurations largest
+// first, ties in configuration order: the same order on every machine. The shards are dealt in
+// it, and dasim-mpi-sweep hands configurations out in it.
+struct WorkOrder {
+  std::vector<double> cost_s;         // per configuration, in expand() order
+  std::vector<size_t> largest_first;  // configuration indices
+};
+WorkOrder work_order(const Scenario& scenario, const std::vector<Configuration>& configurations);
+
 // "I/N" with 0 <= I < N; InputError `--shard: expected ...` otherwise.
 ShardSpec parse_shard(const std::string& text);
 
