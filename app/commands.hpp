@@ -12,6 +12,7 @@ void add_collective_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_fit_links_command(CLI::App& app);
+void add_fit_convergence_command(CLI::App& app);
 void add_workload_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 

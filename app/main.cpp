@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   dasim::cli::add_merge_command(app);
   dasim::cli::add_calibrate_command(app);
   dasim::cli::add_fit_links_command(app);
+  dasim::cli::add_fit_convergence_command(app);
   dasim::cli::add_workload_command(app);
 
   try {

@@ -7,6 +7,7 @@
 #include "common/result_directory.hpp"
 #include "common/sha256.hpp"
 #include "common/units.hpp"
+#include "convergence/convergence_model.hpp"
 #include "platform/network_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
@@ -66,7 +67,17 @@ std::string network_models(const scenario::Scenario& sc) {
 std::string inputs_sha256(const scenario::Scenario& sc) {
   std::string hashes = sha256_of_file(sc.file);
   for (const auto& p : sc.platforms) hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
+  if (sc.convergence) hashes += sha256_of_file(sc.convergence_file);
   return sha256_hex(hashes);
+}
+
+// Schedules the convergence model has no steps for: their time to target is empty, and says why.
+void print_convergence_gaps(const scenario::Scenario& sc) {
+  if (!sc.convergence) return;
+  for (const auto& schedule : sc.schedules)
+    if (auto why = convergence::no_term_for(*sc.convergence, schedule))
+      fmt::print("time to target: {} has none where it has 2 or more workers: {}\n",
+                 schedules::describe(schedule), *why);
 }
 
 results::ResultsHeader results_header(const scenario::Scenario& sc) {
@@ -150,6 +161,7 @@ void run(const RunArgs& a) {
   out.commit();
 
   print_summary(output.rows);
+  print_convergence_gaps(sc);
   fmt::print("\n{} simulated in {:.1f} s wall; results in {}\n",
              units::format_count(static_cast<long long>(output.rows.size()), "configuration"), output.wall_s,
              (out.final_path() / "results.csv").string());

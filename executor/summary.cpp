@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -27,16 +28,6 @@ std::vector<double> mean_over_ranks(const std::vector<std::vector<StepRecord>>& 
   for (const auto& steps : per_rank)
     for (size_t k = 0; k < steps.size(); ++k) mean[k] += steps[k].*field / per_rank.size();
   return mean;
-}
-
-std::optional<int> steps_to_target(const std::vector<double>& loss_curve, double target, int window) {
-  double sum = 0;
-  for (size_t k = 0; k < loss_curve.size(); ++k) {
-    sum += loss_curve[k];
-    if (k >= static_cast<size_t>(window)) sum -= loss_curve[k - window];
-    if (k + 1 >= static_cast<size_t>(window) && sum / window <= target) return static_cast<int>(k + 1);
-  }
-  return std::nullopt;
 }
 
 std::string model_name(const std::vector<int>& widths) {
@@ -123,8 +114,12 @@ results::ResultRow make_result_row(const RunDescription& run,
   const auto loss = mean_over_ranks(per_rank, &StepRecord::loss);
   const auto reached = steps_to_target(loss, o.target_loss, o.target_window);
   const double wait_s = steady_mean(mean_over_ranks(per_rank, &StepRecord::wait_s), window);
+  if (reached) {  // the fixed columns: as the simulator's, steps and their time (slowest rank per step)
+    const auto wall = slowest_wall(per_rank);
+    row.steps_to_target = *reached;
+    row.time_to_target_s = std::accumulate(wall.begin(), wall.begin() + *reached, 0.0);
+  }
   row.extra = {
-      {"steps_to_target", reached ? std::to_string(*reached) : ""},
       {"final_loss", fmt::format("{:.6g}", loss.back())},
       {"exposed_wait_s", fmt::format("{:.9g}", wait_s)},
       {"drain_s",
@@ -174,6 +169,14 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["schedule"] = to_string(o.schedule.kind);
   config["tau"] = o.schedule.tau;
   config["delay"] = o.schedule.delay;
+  // What `dasim fit-convergence` needs besides tau and delay to place a run in the model.
+  config["schedule_detail"] = schedules::describe(o.schedule);
+  config["island_ranks"] = o.schedule.island_gpus;
+  config["eager"] = o.schedule.eager;
+  if (schedules::is_diloco_family(o.schedule))
+    config["outer"] = {{"optimizer", schedules::kOuterOptimizerNames.name(o.schedule.outer.optimizer)},
+                       {"lr", o.schedule.outer.lr},
+                       {"momentum", o.schedule.outer.momentum}};
   config["batch_per_rank"] = o.batch;
   config["lr"] = std::stod(fmt::format("{}", o.lr));  // the float as typed, not its binary expansion
   config["steps"] = o.steps;

@@ -4,6 +4,7 @@
 // without MPI.
 #pragma once
 
+#include "convergence/steps_to_target.hpp"
 #include "options.hpp"
 #include "results/result_row.hpp"
 #include "step_record.hpp"
@@ -38,7 +39,7 @@ std::vector<double> mean_over_ranks(const std::vector<std::vector<StepRecord>>& 
                                     double StepRecord::*field);
 
 // First step (1-based) at which the mean loss over the last `window` steps is <= target.
-std::optional<int> steps_to_target(const std::vector<double>& loss_curve, double target, int window);
+using convergence::steps_to_target;
 
 // Name of the model, e.g. "mlp-64x256x256x10".
 std::string model_name(const std::vector<int>& widths);

@@ -5,7 +5,13 @@ DaSGD with its tau and delay d), and the ideal linear line, so a reader sees at 
 schedule keeps scaling on which fabric. Speedup is the result file's own column (relative to the
 1-GPU run of the same schedule); this command plots, it does not recompute.
 
+When the file has a time_to_target_s column with at least one value (a scenario that names a
+convergence file), a third figure, time to target vs GPUs (plot_time_to_target.py), is written
+too: time_to_target.png beside FILE.png, or --time-to-target-out. Without values, nothing is
+written and nothing said.
+
 Usage: python3 -m dasim_analysis plot-scaleup RESULTS.csv -o FILE.png [--efficiency-out FILE2.png]
+                                              [--time-to-target-out FILE3.png]
        (or analysis/plot_scaleup.py with the same arguments, as `dasim run --plot` calls it)
 """
 
@@ -18,11 +24,16 @@ from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, 
                      curve_styles, factored_legend, panels, sorted_curves)
 from .figures import legend_outside, log2_gpu_axis, pyplot, save_figure, subplot_grid
 from .results_io import load_results
+from . import plot_time_to_target
 
 
 def efficiency_path(speedup_path):
     stem, extension = os.path.splitext(speedup_path)
     return f"{stem}_efficiency{extension or '.png'}"
+
+
+def time_to_target_path(speedup_path):
+    return os.path.join(os.path.dirname(speedup_path), "time_to_target.png")
 
 
 def draw(plt, frame, metric):
@@ -94,6 +105,9 @@ def main(argv=None, prog=None):
                         help="speedup figure")
     parser.add_argument("--efficiency-out", metavar="FILE2.png",
                         help="efficiency figure (default: FILE_efficiency.png)")
+    parser.add_argument("--time-to-target-out", metavar="FILE3.png",
+                        help="time to target figure, written only when the results have "
+                        "time_to_target_s values (default: time_to_target.png beside FILE.png)")
     args = parser.parse_args(argv)
 
     frame = load_results(args.results)
@@ -102,5 +116,9 @@ def main(argv=None, prog=None):
     save_figure(draw(plt, frame, "speedup"), args.output)
     efficiency_out = args.efficiency_out or efficiency_path(args.output)
     save_figure(draw(plt, frame, "efficiency"), efficiency_out)
+    written = [args.output, efficiency_out]
+    if plot_time_to_target.has_values(frame):
+        written.append(args.time_to_target_out or time_to_target_path(args.output))
+        save_figure(plot_time_to_target.draw(plt, frame), written[-1])
     if not args.quiet:
-        print(f"wrote {args.output} and {efficiency_out}", file=sys.stderr)
+        print(f"wrote {', '.join(written[:-1])} and {written[-1]}", file=sys.stderr)

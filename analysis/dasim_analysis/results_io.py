@@ -13,6 +13,10 @@ import pandas as pd
 
 from .errors import fail
 
+# Time to a target loss (docs/time-to-accuracy.md): numbers where the scenario names a convergence
+# file (dasim-train: the steps its run took), empty cells where it does not or the target was not
+# reached; files written before them lack them. Read as numbers, an empty cell as NaN.
+CONVERGENCE_COLUMNS = ["steps_to_target", "time_to_target_s"]
 # The C++ kResultColumns (base/results/result_row.hpp), in its order; extra sweep columns may
 # follow. tests/cli/results_schema.sh checks that a `dasim run` header is exactly this list.
 RESULT_COLUMNS = [
@@ -22,7 +26,7 @@ RESULT_COLUMNS = [
     "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup", "efficiency", "compute_s",
     "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source",
     "calibration", "calibration_sha256",
-]
+] + CONVERGENCE_COLUMNS
 # The throughput column's name before it was samples_per_s (it read as a time next to the _s
 # columns); files written then are read under the new name.
 OLD_NAMES = {"throughput_samples_s": "samples_per_s"}
@@ -33,6 +37,7 @@ OPTIONAL_COLUMNS = {
     "schedule_detail": None, "compute_slowdown_s": "", "precision": "", "compute_precision": "",
     "fusion": "", "bucket_cap_bytes": "", "progress": "", "granularity": "", "iterations": "",
     "warmup": "", "baseline_gpus": "1", "baseline_samples_per_s": "", "calibration_sha256": "",
+    "steps_to_target": "", "time_to_target_s": "",
 }
 # What a results file must have.
 REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
@@ -51,7 +56,8 @@ SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many);
 # compute_precision follows precision and the calibration, and calibration_sha256 the calibration.
-METRIC_COLUMNS = set(FLOAT_COLUMNS) | {"algorithms_used", "compute_precision", "calibration_sha256"}
+METRIC_COLUMNS = (set(FLOAT_COLUMNS) | set(CONVERGENCE_COLUMNS) |
+                  {"algorithms_used", "compute_precision", "calibration_sha256"})
 
 
 def _missing_columns_message(path, missing):
@@ -99,6 +105,9 @@ def load_results(path, extra_numeric=()):
         _numeric_column(path, frame, column, parse_number, allow_empty=True)  # checked, kept as text
     for column in extra_numeric:
         frame[column] = _numeric_column(path, frame, column, parse_bandwidth_Bps)
+    for column in CONVERGENCE_COLUMNS:
+        frame[column] = _numeric_column(path, frame, column, parse_number, allow_empty=True)
+        _check(path, frame, column, lambda v: math.isnan(v) or v >= 0, "a non-negative number or empty")
     for column in frame.columns:
         if column not in RESULT_COLUMNS and column not in extra_numeric:
             # Extra sweep columns that are all numbers become numbers, so curves sort 10 < 100.

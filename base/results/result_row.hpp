@@ -66,6 +66,11 @@ struct ResultRow {
   // path, so the same scenario gives the same row wherever it is run from; its content by hash.
   std::string calibration;
   std::string calibration_sha256;  // of the calibration file's bytes (sha256sum); empty when measured
+  // Time to accuracy (docs/time-to-accuracy.md). Simulated: steps the scenario's convergence model
+  // predicts for this configuration, x iter_time_s. Measured: the steps the run took to its target
+  // loss and their wall time. NaN (empty, null) without a convergence model or a reached target.
+  double steps_to_target = std::numeric_limits<double>::quiet_NaN();
+  double time_to_target_s = std::numeric_limits<double>::quiet_NaN();
   // Extra columns (sweep parameters such as inter-node bandwidth); appended after the fixed ones.
   // Extra columns (the executor's): CSV cells as text; in JSON a number, null when empty, else text.
   std::vector<std::pair<std::string, std::string>> extra;
@@ -76,7 +81,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 35> kResultColumns{{
+inline const std::array<ResultColumn, 37> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -112,6 +117,8 @@ inline const std::array<ResultColumn, 35> kResultColumns{{
     {"source", &ResultRow::source},
     {"calibration", &ResultRow::calibration},
     {"calibration_sha256", &ResultRow::calibration_sha256},
+    {"steps_to_target", &ResultRow::steps_to_target},
+    {"time_to_target_s", &ResultRow::time_to_target_s},
 }};
 
 // The fixed column names, in order.

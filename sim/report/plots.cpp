@@ -67,6 +67,8 @@ std::vector<std::string> make_plots(const std::string& results_csv, const std::s
               "--efficiency-out", out("scaleup_efficiency.png")});
   written.push_back(out("scaleup.png"));
   written.push_back(out("scaleup_efficiency.png"));
+  // Drawn only when some row has a time to target (a scenario with a convergence model).
+  if (std::filesystem::exists(out("time_to_target.png"))) written.push_back(out("time_to_target.png"));
   run_script({python(), dir + "/plot_breakdown.py", "--quiet", results_csv, "-o", out("breakdown.png")});
   written.push_back(out("breakdown.png"));
   if (!sweep_column.empty()) {

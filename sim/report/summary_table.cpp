@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace dasim::report {
@@ -71,7 +72,13 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
       fmt::format("{:>4} {:<12} {:<16} {:<{}} {:>6} {:>10} {:>9} {:>6} {:>11}", "#", "workload", "platform",
                   "schedule", width, "gpus", "iter_ms", "speedup", "eff", "compute_ms");
   if (slowdown) out += fmt::format(" {:>11}", "slowdown_ms");
-  out += fmt::format(" {:>11} {:>11}\n", "comm_ms", "exposed_ms");
+  out += fmt::format(" {:>11} {:>11}", "comm_ms", "exposed_ms");
+  // Time to accuracy has columns only when the scenario named a convergence model; a row the
+  // model has no steps for shows "-", never 0.
+  const bool to_target =
+      std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !std::isnan(r.steps_to_target); });
+  if (to_target) out += fmt::format(" {:>9} {:>12}", "steps", "to_target_s");
+  out += "\n";
   std::string previous;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
@@ -84,7 +91,14 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
                        r.iter_time_s * 1e3, r.speedup, r.efficiency, r.compute_s * 1e3);
     if (slowdown)
       out += fmt::format(" {:>11.2f}", r.compute_slowdown_s > 0 ? r.compute_slowdown_s * 1e3 : 0.0);
-    out += fmt::format(" {:>11.2f} {:>11.2f}\n", r.comm_s * 1e3, r.exposed_comm_s * 1e3);
+    out += fmt::format(" {:>11.2f} {:>11.2f}", r.comm_s * 1e3, r.exposed_comm_s * 1e3);
+    if (to_target) {
+      if (std::isnan(r.steps_to_target))
+        out += fmt::format(" {:>9} {:>12}", "-", "-");
+      else
+        out += fmt::format(" {:>9.0f} {:>12.4g}", r.steps_to_target, r.time_to_target_s);
+    }
+    out += "\n";
   }
   return out;
 }

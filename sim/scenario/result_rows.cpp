@@ -1,6 +1,7 @@
 #include "scenario/result_rows.hpp"
 
 #include "compute/compute_model.hpp"
+#include "convergence/convergence_model.hpp"
 #include "platform/platform_variants.hpp"
 #include "schedules/periods.hpp"
 #include "schedules/schedule_spec.hpp"
@@ -65,6 +66,13 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.source = "simulated";
   row.calibration = calibration_label(entry);
   row.calibration_sha256 = entry.calibration_sha256;
+  if (sc.convergence) {  // time to accuracy: the model's steps at this global batch, at this step time
+    const auto steps = convergence::predict_steps(*sc.convergence, schedule, row.gpus, c.batch_per_gpu);
+    if (steps.steps) {
+      row.steps_to_target = *steps.steps;
+      row.time_to_target_s = *steps.steps * row.iter_time_s;
+    }
+  }
   if (sc.sweep)
     row.extra.push_back({platform::sweep_column(sc.sweep->parameter), fmt::format("{:.9g}", *c.sweep_value)});
   return row;

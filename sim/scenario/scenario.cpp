@@ -5,6 +5,7 @@
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
 #include "common/units.hpp"
+#include "convergence/convergence_file.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
 #include "scenario/schedule_reader.hpp"
@@ -344,6 +345,11 @@ Scenario load_scenario(const std::string& file) {
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));
   read_run_length(top, sc);
+  if (auto convergence = top.optional_string("convergence")) {
+    sc.convergence_file = resolve(file, *convergence);
+    require_file(top, "convergence", sc.convergence_file);
+    sc.convergence = convergence::load_convergence_file(sc.convergence_file);
+  }
   if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
   if (top.has("stragglers")) {
     sc.slowdown_by_rank = read_stragglers(top);

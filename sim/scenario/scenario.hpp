@@ -6,6 +6,7 @@
 
 #include "calibration/calibration.hpp"
 #include "collectives/collective_types.hpp"
+#include "convergence/convergence_model.hpp"
 #include "platform/platform_spec.hpp"
 #include "schedules/schedule_spec.hpp"
 #include "workload/workload.hpp"
@@ -55,6 +56,10 @@ struct Scenario {
   uint64_t seed = 1;
   std::map<int, double> slowdown_by_rank;
   std::optional<Sweep> sweep;
+  // Steps to a target loss per configuration (docs/time-to-accuracy.md); without it the results'
+  // steps_to_target and time_to_target_s are empty.
+  std::optional<convergence::ConvergenceModel> convergence;
+  std::string convergence_file;
 };
 
 struct Configuration {

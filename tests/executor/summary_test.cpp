@@ -54,9 +54,10 @@ TEST(Summary, ResultRowFromTwoRanks) {
   EXPECT_DOUBLE_EQ(row.efficiency, 0.4);
   EXPECT_DOUBLE_EQ(row.compute_s, (0.09 + 0.15) / 2);
   EXPECT_DOUBLE_EQ(row.exposed_comm_s, (0.03 + 0.05) / 2);
-  EXPECT_EQ(row.extra[0].second, "2");  // mean loss 1.5 at step 2
-  EXPECT_EQ(row.extra[2].first, "exposed_wait_s");
-  EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
+  EXPECT_DOUBLE_EQ(row.steps_to_target, 2);         // mean loss 1.5 at step 2
+  EXPECT_DOUBLE_EQ(row.time_to_target_s, 9 + 0.2);  // the slowest rank's wall time of steps 1 and 2
+  EXPECT_EQ(row.extra[1].first, "exposed_wait_s");
+  EXPECT_DOUBLE_EQ(std::stod(row.extra[1].second), ((0.01 + 0.03) / 2 + (0.05 + 0) / 2) / 2);
 }
 
 TEST(Summary, SpeedupWithoutABaselineIsUnknownNotZero) {
@@ -96,8 +97,8 @@ TEST(Summary, ResultRowTimesWholePeriodsAndLeavesTheDrainOut) {
   const auto row = make_result_row(run, per_rank);
   EXPECT_DOUBLE_EQ(row.iter_time_s, (0.1 + 0.3) / 2);
   EXPECT_DOUBLE_EQ(row.exposed_comm_s, (0.02 + 0.1) / 2);
-  EXPECT_EQ(row.extra[3].first, "drain_s");
-  EXPECT_DOUBLE_EQ(std::stod(row.extra[3].second), 0.5);
+  EXPECT_EQ(row.extra[2].first, "drain_s");
+  EXPECT_DOUBLE_EQ(std::stod(row.extra[2].second), 0.5);
   per_rank[0].resize(3);  // no whole period after the warm-up
   EXPECT_THROW(make_result_row(run, per_rank), std::invalid_argument);
 }

@@ -68,12 +68,12 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
       "bucket_cap_bytes,collective,algorithms_used,progress,granularity,nodes,gpus,batch_per_gpu,iterations,"
       "warmup,iter_time_s,samples_per_s,baseline_gpus,baseline_samples_per_s,speedup,efficiency,compute_s,"
       "compute_slowdown_s,comm_s,exposed_comm_s,comm_max_s,exposed_comm_max_s,source,calibration,"
-      "calibration_sha256");
+      "calibration_sha256,steps_to_target,time_to_target_s");
   // No bucket cap (a periodic schedule without islands): an empty cell.
   EXPECT_EQ(out[1],
             "s,p,w,tf32,fp32,none,dasgd,4,1,\"dasgd(tau=4,d=1)\",,auto,ring/simple+tree/"
             "ll,async,coarse,2,16,32,8,4,0.333333333,1536,8,792,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
-            "simulated,cal.json,ab12");
+            "simulated,cal.json,ab12,,");
 }
 
 TEST(ResultRow, AnUnknownNumberIsAnEmptyCellAndJsonNull) {
@@ -101,15 +101,16 @@ TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {
   r.platform = "two\nlines";
   const std::string csv = to_csv({r});
   EXPECT_NE(csv.find("\"say \"\"hi\"\"\",\"two\nlines\","), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",\"a.json (datasheet, 0.7 of peak)\",ab12\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"a.json (datasheet, 0.7 of peak)\",ab12,,\n"), std::string::npos) << csv;
 }
 
 TEST(ResultRow, ExtraColumnsFollowTheFixedOnes) {
   ResultRow r = row();
   r.extra = {{"inter_node_bandwidth_Bps", "1.25e+10"}};
   const auto out = lines(to_csv({r}));
-  EXPECT_TRUE(out[0].ends_with(",calibration_sha256,inter_node_bandwidth_Bps"));
-  EXPECT_TRUE(out[1].ends_with(",ab12,1.25e+10"));
+  EXPECT_TRUE(
+      out[0].ends_with(",calibration_sha256,steps_to_target,time_to_target_s,inter_node_bandwidth_Bps"));
+  EXPECT_TRUE(out[1].ends_with(",ab12,,,1.25e+10"));  // no convergence model: empty, not 0
 }
 
 TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
@@ -127,13 +128,13 @@ TEST(ResultRow, JsonKeysFollowTheCsvColumns) {
 }
 
 TEST(ResultRow, ExtraColumnsInJsonAreNumbersNullOrText) {
-  // dasim-train wrote "steps_to_target": "87" and "" for a target never reached.
+  // dasim-train writes "consistency_checks"-style counts as "87" and "" for what it did not record.
   ResultRow r = row();
-  r.extra = {{"steps_to_target", "87"}, {"final_loss", "0.25"},  {"bw", "1.25e+10"},
-             {"unreached", ""},         {"name", "ring/simple"}, {"nan_text", "nan"}};
+  r.extra = {{"checks", "87"},  {"final_loss", "0.25"},  {"bw", "1.25e+10"},
+             {"unreached", ""}, {"name", "ring/simple"}, {"nan_text", "nan"}};
   const auto j = to_json(r);
-  EXPECT_TRUE(j["steps_to_target"].is_number_integer());
-  EXPECT_EQ(j["steps_to_target"].get<int>(), 87);
+  EXPECT_TRUE(j["checks"].is_number_integer());
+  EXPECT_EQ(j["checks"].get<int>(), 87);
   EXPECT_DOUBLE_EQ(j["final_loss"].get<double>(), 0.25);
   EXPECT_TRUE(j["bw"].is_number_float());
   EXPECT_DOUBLE_EQ(j["bw"].get<double>(), 1.25e10);
