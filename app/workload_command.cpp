@@ -100,7 +100,7 @@ void add_workload_command(CLI::App& app) {
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1 << 20));
   show->add_option("--bucket-cap", o->bucket_cap, "DDP bucket cap (the scenario's bucket_cap, e.g. 25MiB)")
       ->capture_default_str();
   // DDP's own knob, in MiB; kept from before --bucket-cap, hidden from --help.
@@ -114,7 +114,13 @@ void add_workload_command(CLI::App& app) {
     options.fusion = workload::parse_fusion(o->fusion);
     if (!o->optimizer.empty()) options.optimizer = workload::parse_optimizer(o->optimizer);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
-    workload::Workload w = workload::load_workload(o->spec, options);
+    workload::Workload w = [&] {
+      try {
+        return workload::load_workload(o->spec, options);
+      } catch (const workload::SequenceLengthError& e) {
+        throw InputError(std::string("--seq-len: ") + e.what());  // the model says what, the CLI where
+      }
+    }();
     std::optional<calibration::Calibration> cal;
     if (!o->calibration.empty()) cal = calibration::load_calibration(o->calibration);
     double cap_bytes = 0;

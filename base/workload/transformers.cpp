@@ -6,6 +6,7 @@
 #include "common/errors.hpp"
 #include "workload/builtin_models.hpp"
 #include "workload/layer_builder.hpp"
+#include "workload/workload_file.hpp"
 
 #include <fmt/format.h>
 
@@ -14,8 +15,7 @@ namespace {
 
 void check_sequence_length(const std::string& model, int sequence_length, int max_positions) {
   if (sequence_length < 1 || sequence_length > max_positions)
-    throw InputError(
-        "--seq-len", "",
+    throw SequenceLengthError(
         fmt::format("{} takes a sequence length in [1, {}], got {}", model, max_positions, sequence_length));
 }
 

@@ -182,15 +182,15 @@ Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& 
   if (builtin) {
     bool is_transformer = spec_or_file == "bert-large" || spec_or_file == "gpt2-xl";
     if (options.sequence_length && !is_transformer)
-      throw InputError("--seq-len", "", spec_or_file + " is an image model: it has no sequence length");
+      throw SequenceLengthError(spec_or_file + " is an image model: it has no sequence length");
     if (spec_or_file == "resnet50") return resnet50(precision);
     if (spec_or_file == "vgg16") return vgg16(precision);
     if (spec_or_file == "bert-large") return bert_large(precision, options.sequence_length.value_or(128));
     return gpt2_xl(precision, options.sequence_length.value_or(1024));
   }
   if (options.sequence_length)
-    throw InputError("--seq-len", "",
-                     "a workload file fixes its own FLOPs: --seq-len applies to built-ins only");
+    throw SequenceLengthError(
+        "a workload file fixes its own FLOPs: a sequence length applies to built-ins only");
   Workload w = parse_workload(load_json_file(spec_or_file), spec_or_file);
   if (options.precision) w.precision = *options.precision;
   return w;

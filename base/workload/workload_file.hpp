@@ -12,6 +12,8 @@
 #include "workload/fusion.hpp"
 #include "workload/workload.hpp"
 
+#include "common/errors.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -25,6 +27,14 @@ struct WorkloadOptions {
   std::optional<Precision> grad_precision;  // a communication hook's gradient type (fp32|fp16|bf16)
   Fusion fusion = Fusion::none;
   std::optional<Optimizer> optimizer;  // overrides the file's (default sgd_momentum)
+};
+
+// A sequence length the workload cannot take (an image model, a file, a built-in's position
+// limit). Its message says what is wrong, not where it came from: the caller names that
+// (`--seq-len` on the command line, `FILE: workloads[i].sequence_length` in a scenario).
+class SequenceLengthError : public InputError {
+ public:
+  explicit SequenceLengthError(const std::string& what) : InputError(what) {}
 };
 
 // `spec_or_file`: a built-in name (builtin_workload_names()) or a path to a workload JSON file.

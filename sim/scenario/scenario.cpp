@@ -64,7 +64,11 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   if (auto seq = w.optional_integer_in("sequence_length", 1, 1 << 20))
     options.sequence_length = static_cast<int>(*seq);
   w.finish();
-  return workload::load_workload(name, options);
+  try {
+    return workload::load_workload(name, options);
+  } catch (const workload::SequenceLengthError& e) {
+    w.fail("sequence_length", e.what());
+  }
 }
 
 PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::string>& calibration_override) {
