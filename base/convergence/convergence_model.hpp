@@ -1,10 +1,13 @@
 // Steps to a target loss, the convergence side of time to accuracy (docs/time-to-accuracy.md).
 //
 // Synchronous SGD at global batch B (samples per step over all workers) needs
-//     S(B) = S_min (1 + B_noise / B)                       (McCandlish et al. 2018, eq. 2.11)
-// steps: S_min is the fewest steps any batch can take, B_noise the batch at which the gradient
-// noise doubles that. A periodic-averaging schedule (local_sgd, dasgd, the DiLoCo family) takes a
-// factor more steps at the same global batch:
+//     S(B) = S_min (1 + B_noise / B)
+// steps: S_min is the fewest steps any batch can take, B_noise the batch at which it takes twice
+// that. McCandlish et al. 2018 (arXiv 1812.06162, section 2) relate steps and samples E = B S as
+// (S / S_min - 1)(E / E_min - 1) = 1, which is this S(B) with B_noise = E_min / S_min (their
+// B_crit, which they show the gradient noise scale approximates).
+// A periodic-averaging schedule (local_sgd, dasgd, the DiLoCo family) takes a factor more steps at
+// the same global batch:
 //     factor = 1 + c_schedule (p - 1) (1 - 1 / W)
 // p being the schedule's period in steps (tau; tau + d for DaSGD, whose averages arrive d steps
 // late; H for the DiLoCo family) and W its workers (GPUs / island GPUs). The factor is 1 for one

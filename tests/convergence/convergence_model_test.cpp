@@ -30,7 +30,7 @@ schedules::ScheduleSpec spec(ScheduleKind kind, int tau = 1, int delay = 0) {
 }  // namespace
 
 TEST(ConvergenceModel, AtTheNoiseScaleSgdTakesTwiceTheFewestSteps) {
-  EXPECT_DOUBLE_EQ(sgd_steps(model(), 256), 2000);       // B = B_noise: 2 S_min (McCandlish et al., eq. 2.11)
+  EXPECT_DOUBLE_EQ(sgd_steps(model(), 256), 2000);       // B = B_noise: 2 S_min
   EXPECT_DOUBLE_EQ(sgd_steps(model(), 64), 5000);        // 1000 (1 + 4)
   EXPECT_NEAR(sgd_steps(model(), 1 << 30), 1000, 1e-3);  // the floor S_min
 }
