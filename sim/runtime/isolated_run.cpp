@@ -1,6 +1,7 @@
 #include "runtime/isolated_run.hpp"
 
 #include "common/errors.hpp"
+#include "runtime/child_progress.hpp"
 #include "runtime/interruption.hpp"
 
 #include <fmt/format.h>
@@ -37,7 +38,7 @@ std::string tagged(char kind, std::string_view text) {
   return message;
 }
 
-Child start_child(const std::function<std::string()>& body) {
+Child start_child(const std::function<std::string()>& body, const std::function<void()>& in_child = {}) {
   const pid_t parent = ::getpid();
   int fds[2];
   if (::pipe(fds) != 0) throw RuntimeFailure(std::string("pipe: ") + std::strerror(errno));
@@ -53,6 +54,7 @@ Child start_child(const std::function<std::string()>& body) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);
     reset_interrupt_handlers();
+    if (in_child) in_child();
     std::string message;
     try {
       message = tagged('0', body());
@@ -149,15 +151,17 @@ std::string run_isolated(const std::function<std::string()>& body) {
 
 std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
                                                int jobs, const std::function<void(size_t)>& on_done,
-                                               const std::function<std::string(size_t)>& name_of) {
+                                               const std::function<std::string(size_t)>& name_of,
+                                               const std::function<void(double)>& on_progress) {
   std::vector<std::string> results(bodies.size());
+  ProgressSlots progress(on_progress ? bodies.size() : 0);
   std::map<size_t, Child> running;
   size_t next = 0;
   if (jobs < 1) jobs = 1;
   while (next < bodies.size() || !running.empty()) {
     stop_children_if_interrupted(running);
     while (next < bodies.size() && running.size() < static_cast<size_t>(jobs)) {
-      running.emplace(next, start_child(bodies[next]));
+      running.emplace(next, start_child(bodies[next], [&progress, next] { progress.attach_child(next); }));
       ++next;
     }
     std::vector<pollfd> fds;
@@ -170,6 +174,11 @@ std::vector<std::string> run_isolated_parallel(const std::vector<std::function<s
     int ready = ::poll(fds.data(), fds.size(), 200);
     if (ready < 0 && errno != EINTR) throw RuntimeFailure(std::string("poll: ") + std::strerror(errno));
     stop_children_if_interrupted(running);
+    if (on_progress) {  // how far the running children are, at most every 200 ms
+      double in_flight = 0;
+      for (const auto& [index, child] : running) in_flight += progress.read(index);
+      on_progress(in_flight);
+    }
     if (ready <= 0) continue;
     for (size_t i = 0; i < fds.size(); ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;

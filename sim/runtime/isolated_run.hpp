@@ -18,9 +18,12 @@ std::string run_isolated(const std::function<std::string()>& body);
 // called in the parent as each finishes (progress reporting). The first failure is rethrown at
 // once, the other running children killed and reaped; a RuntimeFailure (a child that died or
 // failed) is prefixed with `name_of(i)` when given. Children die with the parent
-// (PR_SET_PDEATHSIG).
+// (PR_SET_PDEATHSIG). `on_progress(in_flight)`, when given, is called at each wake-up of the wait
+// (at least every 200 ms) with the sum over running children of the fraction of their work they
+// report done (child_progress.hpp).
 std::vector<std::string> run_isolated_parallel(const std::vector<std::function<std::string()>>& bodies,
                                                int jobs, const std::function<void(size_t)>& on_done = {},
-                                               const std::function<std::string(size_t)>& name_of = {});
+                                               const std::function<std::string(size_t)>& name_of = {},
+                                               const std::function<void(double)>& on_progress = {});
 
 }  // namespace dasim::runtime

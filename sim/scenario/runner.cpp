@@ -30,7 +30,8 @@ RunOutput run_scenario(const Scenario& sc, const RunOptions& options) {
   ProgressReporter progress(sc.name, ordered.size(), options.quiet);
   auto ordered_outputs = runtime::run_isolated_parallel(
       ordered, options.jobs, [&](size_t) { progress.one_done(); },
-      [&](size_t k) { return jobs.names[jobs.run_order[k]]; });
+      [&](size_t k) { return jobs.names[jobs.run_order[k]]; },
+      [&](double in_flight) { progress.running(in_flight); });
   std::vector<engine::TrainingResult> results(jobs.bodies.size());
   for (size_t i = 0; i < jobs.run_order.size(); ++i)
     results[jobs.run_order[i]] = engine::training_result_from_wire(ordered_outputs[i]);

@@ -1,5 +1,7 @@
 #include "workers/worker.hpp"
 
+#include "runtime/child_progress.hpp"
+
 #include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -230,8 +232,11 @@ void Worker::outer_step(int fragment) {
   compute(plan_.outer_step_s[size_t(fragment)], "outer step");
 }
 
-void Worker::end_step(long) {
+void Worker::end_step(long step) {
   record_.iteration_end_s.push_back(now());
+  // How far the simulation is, for `dasim run`'s progress line: rank 0's steps of all of them.
+  if (setup_.rank == 0)
+    runtime::report_child_progress(double(step) / setup_.iterations);  // steps are 1-based
 }
 
 void Worker::operator()() {

@@ -3,10 +3,12 @@
 // return in input order.
 #include "runtime/isolated_run.hpp"
 #include "common/errors.hpp"
+#include "runtime/child_progress.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -92,4 +94,20 @@ TEST(IsolatedRun, AChildThatDiesIsReportedAtOnceNamedAndItsSiblingsKilled) {
   std::ifstream(pid_file) >> sibling;
   ASSERT_GT(sibling, 0);
   EXPECT_NE(::kill(sibling, 0), 0) << "the sibling is still running";
+}
+
+TEST(IsolatedRun, RunningChildrenReportHowFarTheyAre) {
+  // Two children each say they are 40% through, then take 0.6 s: the parent's wait wakes at
+  // least every 200 ms, so it sees 0.4 + 0.4 before either finishes.
+  std::vector<std::function<std::string()>> bodies(2, [] {
+    runtime::report_child_progress(0.4);
+    ::usleep(600000);
+    return std::string("done");
+  });
+  double most = 0;
+  const auto out = runtime::run_isolated_parallel(
+      bodies, 2, {}, {}, [&](double in_flight) { most = std::max(most, in_flight); });
+  EXPECT_EQ(out, (std::vector<std::string>{"done", "done"}));
+  EXPECT_DOUBLE_EQ(most, 0.8);
+  runtime::report_child_progress(0.9);  // outside a child: nothing to write, nothing happens
 }
