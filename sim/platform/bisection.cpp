@@ -1,5 +1,6 @@
 #include "platform/bisection.hpp"
 
+#include "platform/dragonfly.hpp"
 #include "platform/platform_loader.hpp"
 
 #include <algorithm>
@@ -29,6 +30,8 @@ double bisection_bandwidth_Bps(const PlatformSpec& spec) {
       int cuts = largest > 2 ? 2 : 1;
       return cuts * (spec.nodes / largest) * node_Bps;
     }
+    case FabricTopology::dragonfly:
+      return dragonfly_bisection_Bps(spec.fabric.dragonfly, spec.nodes, node_Bps);
   }
   return 0;
 }

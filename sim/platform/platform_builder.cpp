@@ -1,5 +1,6 @@
 #include "platform/platform_builder.hpp"
 
+#include "platform/dragonfly.hpp"
 #include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
 
@@ -79,7 +80,7 @@ using NetPoint = simgrid::kernel::routing::NetPoint;
 std::pair<NetPoint*, NetPoint*> build_node(const PlatformSpec& spec, sg4::NetZone* fabric,
                                            unsigned long node_id, BuiltPlatform& built) {
   if (node_id >= static_cast<unsigned long>(spec.nodes)) {
-    // A fat-tree leaf position beyond the node count: an empty port on the last leaf switch.
+    // A fat-tree leaf or dragonfly position beyond the node count: an empty switch port.
     return {fabric->create_router(fmt::format("{}-unused-port{}", fabric->get_name(), node_id)), nullptr};
   }
   const int n = static_cast<int>(node_id);
@@ -145,6 +146,18 @@ sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallback
         if (d > 1) dims.push_back(static_cast<unsigned long>(d));
       if (dims.empty()) return fat_tree(sg4::FatTreeParams(1, {1}, {1}, {1}));
       return sg4::create_torus_zone(name, parent, dims, callbacks, node_link_Bps, latency_s, policy);
+    }
+    case FabricTopology::dragonfly: {
+      // Every link has the fabric link's latency; a link count k is k x the node link (k cables
+      // in each rail's plane). Positions past the last node are empty router ports (build_node).
+      const auto shape = dragonfly_shape(spec.fabric.dragonfly, spec.nodes);
+      const auto& d = spec.fabric.dragonfly;
+      auto count = [](int n) { return static_cast<unsigned>(n); };
+      const sg4::DragonflyParams params({count(shape.groups), count(d.links_between_groups)},
+                                        {count(shape.chassis), count(d.links_between_chassis)},
+                                        {count(shape.routers), count(d.links_between_routers)},
+                                        count(shape.nodes_per_router));
+      return sg4::create_dragonfly_zone(name, parent, params, callbacks, node_link_Bps, latency_s, policy);
     }
   }
   throw std::logic_error("unhandled fabric topology");

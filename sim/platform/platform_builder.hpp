@@ -1,8 +1,8 @@
 // Turns a PlatformSpec into a SimGrid platform: one zone per node (GPUs as hosts, PCIe / NVLink /
 // NVSwitch / NIC links with explicit routes) as the leaves of a fabric zone (a single switch, a
-// fat-tree or a torus from SimGrid's cluster zones).
+// fat-tree, a torus or a dragonfly from SimGrid's cluster zones).
 //
-//          fabric (star | fat_tree | torus), one link per node of rails x rail bandwidth
+//          fabric (star | fat_tree | torus | dragonfly), one link per node of rails x rail bandwidth
 //        /                 |                     |
 //   [node 0 zone]      [node 1 zone]   ...   [node N-1 zone]
 //    gw router  <- nic links <- PCIe path <- GPU hosts n{i}g{0..G-1}

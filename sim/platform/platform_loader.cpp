@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/file_exists.hpp"
 #include "common/json_reader.hpp"
+#include "platform/dragonfly.hpp"
 #include "platform/platform_sections.hpp"
 
 #include <fmt/format.h>
@@ -78,8 +79,10 @@ void validate_platform(const PlatformSpec& spec) {
       throw InputError(f, "node.nics",
                        fmt::format("GPU {} is served by no NIC (list it in a NIC's gpus)", g));
   if (spec.sites.count > 1) {
-    if (spec.fabric.topology == FabricTopology::torus)
-      throw InputError(f, "sites", "a torus fabric cannot be split into sites (use star or fat_tree)");
+    if (spec.fabric.topology == FabricTopology::torus || spec.fabric.topology == FabricTopology::dragonfly)
+      throw InputError(f, "sites",
+                       fmt::format("a {} fabric cannot be split into sites (use star or fat_tree)",
+                                   to_string(spec.fabric.topology)));
     if (spec.nodes % spec.sites.count != 0)
       throw InputError(
           f, "sites.count",
@@ -94,6 +97,8 @@ void validate_platform(const PlatformSpec& spec) {
           f, "fabric.dimensions",
           fmt::format("torus {} holds {} nodes, not {}", fmt::join(dims, "x"), product, spec.nodes));
   }
+  if (spec.fabric.topology == FabricTopology::dragonfly)
+    validate_dragonfly(f, spec.fabric.dragonfly, spec.nodes);
 }
 
 namespace {
@@ -155,7 +160,7 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
   spec.nics = read_nics(node, spec.gpus_per_node);
   node.finish();
 
-  spec.fabric = read_fabric(top.object("fabric"));
+  spec.fabric = read_fabric(top.object("fabric"), std::max(spec.rails(), 1));
   if (top.has("network")) spec.network = read_network(top.object("network"));
   top.finish();
 

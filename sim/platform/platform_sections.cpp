@@ -133,36 +133,79 @@ NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node) {
   return spec;
 }
 
-FabricSpec read_fabric(ObjectReader fabric) {
+namespace {
+
+// Leaves sized in nodes ("switch_radix") or in the ports of one leaf switch ("leaf_ports"): a
+// single-plane leaf takes all of a node's rails, a rail-optimised fabric has one leaf per rail
+// taking one port of each node, so its leaves (the node's rails aggregated) hold leaf_ports nodes.
+void read_fat_tree(ObjectReader& fabric, int rails, FabricSpec& spec) {
+  const bool by_ports = fabric.has("leaf_ports");
+  if (by_ports && fabric.has("switch_radix"))
+    fabric.fail("leaf_ports",
+                "give switch_radix (nodes per leaf) or leaf_ports (ports per leaf switch), not both");
+  if (by_ports) {
+    spec.leaf_ports = static_cast<int>(fabric.integer_in("leaf_ports", 1, 1 << 16));
+    spec.rail_optimised = fabric.optional_boolean("rail_optimised").value_or(false);
+    if (!spec.rail_optimised && spec.leaf_ports % rails != 0)
+      fabric.fail("leaf_ports",
+                  fmt::format("a single-plane leaf takes all {} ports of a node: {} ports is not a "
+                              "whole number of nodes (or set \"rail_optimised\": true)",
+                              rails, spec.leaf_ports));
+    spec.switch_radix = spec.rail_optimised ? spec.leaf_ports : spec.leaf_ports / rails;
+  } else {
+    if (fabric.has("rail_optimised"))
+      fabric.fail("rail_optimised", "needs \"leaf_ports\" (switch_radix already counts nodes per leaf)");
+    spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
+  }
+  spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
+  if (spec.oversubscription < 1.0)
+    fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
+  double uplinks = spec.switch_radix / spec.oversubscription;
+  if (uplinks < 1.0 || std::abs(uplinks - std::round(uplinks)) > 1e-9)
+    fabric.fail("oversubscription",
+                fmt::format("{} nodes per leaf / oversubscription = {} must be a whole number of uplinks",
+                            spec.switch_radix, uplinks));
+}
+
+void read_torus(ObjectReader& fabric, FabricSpec& spec) {
+  const auto& dims = fabric.raw("dimensions");
+  if (dims.is_array()) {
+    fabric.array("dimensions", [&](const nlohmann::json& v, const std::string& path) {
+      auto d = json_integer(v, fabric.file(), path);
+      if (d <= 0) throw InputError(fabric.file(), path, "expected a positive torus dimension");
+      spec.torus_dimensions.push_back(static_cast<int>(d));
+    });
+    if (spec.torus_dimensions.empty()) fabric.fail("dimensions", "expected at least one dimension");
+  } else {
+    auto rank = fabric.integer("dimensions");
+    if (rank < 1 || rank > 3) fabric.fail("dimensions", "expected 1, 2 or 3, or an explicit list of sizes");
+    spec.torus_rank = static_cast<int>(rank);
+  }
+}
+
+// Each count in 1..1024: far beyond any real dragonfly, small enough that products stay exact.
+void read_dragonfly(ObjectReader& fabric, DragonflySpec& spec) {
+  auto count = [&](const char* key, int fallback) {
+    return static_cast<int>(fabric.optional_integer_in(key, 1, 1024).value_or(fallback));
+  };
+  spec.groups = count("groups", 0);
+  spec.chassis_per_group = count("chassis_per_group", 1);
+  spec.routers_per_chassis = static_cast<int>(fabric.integer_in("routers_per_chassis", 1, 1024));
+  spec.nodes_per_router = static_cast<int>(fabric.integer_in("nodes_per_router", 1, 1024));
+  spec.links_between_groups = count("links_between_groups", 1);
+  spec.links_between_chassis = count("links_between_chassis", 1);
+  spec.links_between_routers = count("links_between_routers", 1);
+}
+
+}  // namespace
+
+FabricSpec read_fabric(ObjectReader fabric, int rails) {
   FabricSpec spec;
   spec.topology = fabric.enumeration("topology", kFabricTopologyNames);
   spec.link = read_link(fabric.object("link"), Transport::ideal);
-  if (spec.topology == FabricTopology::fat_tree) {
-    spec.switch_radix = static_cast<int>(fabric.positive_integer("switch_radix"));
-    spec.oversubscription = fabric.optional_number("oversubscription").value_or(1.0);
-    if (spec.oversubscription < 1.0)
-      fabric.fail("oversubscription", "expected a ratio >= 1 (downlink : uplink)");
-    double uplinks = spec.switch_radix / spec.oversubscription;
-    if (uplinks < 1.0 || std::abs(uplinks - std::round(uplinks)) > 1e-9)
-      fabric.fail(
-          "oversubscription",
-          fmt::format("switch_radix / oversubscription = {} must be a whole number of uplinks", uplinks));
-  }
-  if (spec.topology == FabricTopology::torus) {
-    const auto& dims = fabric.raw("dimensions");
-    if (dims.is_array()) {
-      fabric.array("dimensions", [&](const nlohmann::json& v, const std::string& path) {
-        auto d = json_integer(v, fabric.file(), path);
-        if (d <= 0) throw InputError(fabric.file(), path, "expected a positive torus dimension");
-        spec.torus_dimensions.push_back(static_cast<int>(d));
-      });
-      if (spec.torus_dimensions.empty()) fabric.fail("dimensions", "expected at least one dimension");
-    } else {
-      auto rank = fabric.integer("dimensions");
-      if (rank < 1 || rank > 3) fabric.fail("dimensions", "expected 1, 2 or 3, or an explicit list of sizes");
-      spec.torus_rank = static_cast<int>(rank);
-    }
-  }
+  if (spec.topology == FabricTopology::fat_tree) read_fat_tree(fabric, rails, spec);
+  if (spec.topology == FabricTopology::torus) read_torus(fabric, spec);
+  if (spec.topology == FabricTopology::dragonfly) read_dragonfly(fabric, spec.dragonfly);
   fabric.finish();
   return spec;
 }

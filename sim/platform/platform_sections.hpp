@@ -22,7 +22,8 @@ LinkSpec read_link(ObjectReader link, Transport default_transport);
 std::vector<int> read_gpu_list(ObjectReader& reader, const std::string& key, int gpus_per_node);
 PcieSpec read_pcie(ObjectReader pcie, int gpus_per_node);
 NvlinkSpec read_nvlink(ObjectReader nvlink, int gpus_per_node);
-FabricSpec read_fabric(ObjectReader fabric);
+// `rails`: the node's NICs, which a single-plane fat-tree leaf sized in ports divides among.
+FabricSpec read_fabric(ObjectReader fabric, int rails);
 // node.gpu; a relative calibration path is relative to the platform file.
 GpuSpec read_gpu(ObjectReader gpu, const std::string& platform_file);
 std::vector<NicSpec> read_nics(ObjectReader& node, int gpus_per_node);

@@ -84,12 +84,27 @@ struct NicSpec {
   std::vector<int> gpus;  // GPUs whose inter-node traffic uses this NIC
 };
 
-enum class FabricTopology { star, fat_tree, torus };
-inline constexpr EnumNames<FabricTopology, 3> kFabricTopologyNames{{{
+enum class FabricTopology { star, fat_tree, torus, dragonfly };
+inline constexpr EnumNames<FabricTopology, 4> kFabricTopologyNames{{{
     {FabricTopology::star, "star"},
     {FabricTopology::fat_tree, "fat_tree"},
     {FabricTopology::torus, "torus"},
+    {FabricTopology::dragonfly, "dragonfly"},
 }}};
+
+// SimGrid's dragonfly (create_dragonfly_zone): groups of chassis of routers, `nodes_per_router`
+// nodes on each router; routers of a chassis all-to-all, routers of the same index in the chassis
+// of a group all-to-all, groups all-to-all. The link counts are cables of one rail (see
+// FabricSpec::link): SimGrid gives each such link count x the node link's bandwidth.
+struct DragonflySpec {
+  int groups = 0;  // 0: as many as the node count needs
+  int chassis_per_group = 1;
+  int routers_per_chassis = 0;
+  int nodes_per_router = 0;
+  int links_between_groups = 1;
+  int links_between_chassis = 1;
+  int links_between_routers = 1;
+};
 
 struct FabricSpec {
   FabricTopology topology = FabricTopology::star;
@@ -97,10 +112,13 @@ struct FabricSpec {
   // rails x bandwidth (rail-optimised fabrics keep rails apart; this is exact when all rails carry
   // equal load, which collectives do).
   LinkSpec link;
-  int switch_radix = 0;               // fat_tree: nodes per leaf switch
+  int switch_radix = 0;               // fat_tree: nodes per leaf switch (given, or from leaf_ports)
+  int leaf_ports = 0;                 // fat_tree: down ports of one leaf switch, when given that way
+  bool rail_optimised = false;        // fat_tree with leaf_ports: one leaf per rail (a port per node)
   double oversubscription = 1.0;      // fat_tree: leaf downlink / uplink capacity
   std::vector<int> torus_dimensions;  // torus: explicit sizes, or empty with torus_rank set
   int torus_rank = 0;                 // torus: 2 or 3 -> dimensions factored from the node count
+  DragonflySpec dragonfly;
 };
 
 // Several datacenters (sites) of the platform's nodes: the nodes split evenly into `count` sites,

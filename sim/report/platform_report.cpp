@@ -2,6 +2,7 @@
 
 #include "common/units.hpp"
 #include "platform/bisection.hpp"
+#include "platform/dragonfly.hpp"
 #include "platform/link_presets.hpp"
 #include "platform/network_model.hpp"
 #include "platform/node_routes.hpp"
@@ -49,15 +50,27 @@ std::string fabric_description(const PlatformSpec& spec) {
       } else {
         int leaves = (spec.nodes + f.switch_radix - 1) / f.switch_radix;
         int spines = static_cast<int>(std::lround(f.switch_radix / f.oversubscription));
-        text = fmt::format(
-            "fat-tree, 2 levels: {} leaf switches x {} node ports, {} spines, oversubscription {}:1", leaves,
-            f.switch_radix, spines, f.oversubscription);
+        // Rails aggregated: a "leaf" is the group of switches that holds a node's rails (one switch
+        // per rail when rail-optimised).
+        text = fmt::format("fat-tree, 2 levels: {} leaf {} x {} nodes, {} spines, oversubscription {}:1",
+                           leaves, f.rail_optimised ? "groups (one switch per rail)" : "switches",
+                           f.switch_radix, spines, f.oversubscription);
       }
       break;
     }
     case FabricTopology::torus:
       text = fmt::format("torus {}", fmt::join(torus_dimensions(f, spec.nodes), "x"));
       break;
+    case FabricTopology::dragonfly: {
+      const auto& d = f.dragonfly;
+      const auto shape = dragonfly_shape(d, spec.nodes);  // groups resolved when the file leaves them out
+      text = fmt::format(
+          "dragonfly: {} groups x {} chassis x {} routers x {} nodes per router; cables of one rail between "
+          "groups {}, chassis {}, routers {}",
+          shape.groups, shape.chassis, shape.routers, shape.nodes_per_router, d.links_between_groups,
+          d.links_between_chassis, d.links_between_routers);
+      break;
+    }
   }
   return text;
 }

@@ -70,6 +70,44 @@ expect_bad_input "unroutable node" "node.nvlink.pairs: GPUs 0 and 5 have no NVLi
 mutate torus 'p["fabric"] = {"topology": "torus", "link": {"preset": "ib-edr"}, "dimensions": [3, 3]}'
 expect_bad_input "torus that cannot hold the nodes" "fabric.dimensions: torus 3x3 holds 9 nodes, not 16" "$BIN/dasim" validate "$WORK/torus.json"
 
+# Dragonfly keys (the DGX-1 preset: 16 nodes, 4 NICs). dragonfly MUTATION: a dragonfly fabric
+# of 4 routers x 2 nodes per router (groups from the 16 nodes: 2), then MUTATION.
+dragonfly() {
+  mutate "$1" 'p["fabric"] = {"topology": "dragonfly", "link": {"preset": "ib-edr"}, "routers_per_chassis": 4, "nodes_per_router": 2}; '"$2"
+}
+dragonfly df_small 'p["fabric"]["groups"] = 1'
+expect_bad_input "dragonfly too small" "fabric.groups: dragonfly 1 groups x 1 chassis x 4 routers x 2 nodes holds 8 nodes, not 16" "$BIN/dasim" validate "$WORK/df_small.json"
+dragonfly df_groups 'p["fabric"].update({"groups": 8, "nodes_per_router": 1})'
+expect_bad_input "more dragonfly groups than routers" "fabric.groups: 8 groups need at least 8 routers per chassis" "$BIN/dasim" validate "$WORK/df_groups.json"
+dragonfly df_derived 'p["fabric"]["routers_per_chassis"] = 2'
+expect_bad_input "derived groups beyond the routers" "fabric.routers_per_chassis: 4 groups need at least 4 routers per chassis" "$BIN/dasim" validate "$WORK/df_derived.json"
+dragonfly df_no_routers 'del p["fabric"]["routers_per_chassis"]'
+expect_bad_input "dragonfly without routers" "fabric.routers_per_chassis: required key is missing" "$BIN/dasim" validate "$WORK/df_no_routers.json"
+dragonfly df_no_nodes 'del p["fabric"]["nodes_per_router"]'
+expect_bad_input "dragonfly without nodes per router" "fabric.nodes_per_router: required key is missing" "$BIN/dasim" validate "$WORK/df_no_nodes.json"
+for key in groups chassis_per_group routers_per_chassis nodes_per_router links_between_groups links_between_chassis links_between_routers; do
+  dragonfly "df_zero_$key" "p[\"fabric\"][\"$key\"] = 0"
+  expect_bad_input "dragonfly $key 0" "fabric.$key: expected an integer in 1..1024, got 0" "$BIN/dasim" validate "$WORK/df_zero_$key.json"
+done
+dragonfly df_type 'p["fabric"]["chassis_per_group"] = "two"'
+expect_bad_input "dragonfly count as text" "fabric.chassis_per_group: expected an integer" "$BIN/dasim" validate "$WORK/df_type.json"
+mutate df_key_on_fat_tree 'p["fabric"]["groups"] = 2'
+expect_bad_input "dragonfly key on a fat-tree" "fabric.groups: unknown key" "$BIN/dasim" validate "$WORK/df_key_on_fat_tree.json"
+
+# Fat-tree leaves sized in ports: one plane divides them among a node's 4 rails.
+mutate leaf_both 'p["fabric"]["leaf_ports"] = 36'
+expect_bad_input "leaf_ports and switch_radix" "fabric.leaf_ports: give switch_radix (nodes per leaf) or leaf_ports (ports per leaf switch), not both" "$BIN/dasim" validate "$WORK/leaf_both.json"
+mutate leaf_rails 'del p["fabric"]["switch_radix"]; p["fabric"]["leaf_ports"] = 18'
+expect_bad_input "leaf ports not a whole number of nodes" "fabric.leaf_ports: a single-plane leaf takes all 4 ports of a node: 18 ports is not a whole number of nodes" "$BIN/dasim" validate "$WORK/leaf_rails.json"
+mutate leaf_zero 'del p["fabric"]["switch_radix"]; p["fabric"]["leaf_ports"] = 0'
+expect_bad_input "zero leaf ports" "fabric.leaf_ports: expected an integer in 1..65536, got 0" "$BIN/dasim" validate "$WORK/leaf_zero.json"
+mutate rail_without_ports 'p["fabric"]["rail_optimised"] = True'
+expect_bad_input "rail_optimised without leaf_ports" "fabric.rail_optimised: needs \"leaf_ports\"" "$BIN/dasim" validate "$WORK/rail_without_ports.json"
+mutate rail_type 'del p["fabric"]["switch_radix"]; p["fabric"].update({"leaf_ports": 16, "rail_optimised": "yes"})'
+expect_bad_input "rail_optimised not a boolean" "fabric.rail_optimised: expected true or false" "$BIN/dasim" validate "$WORK/rail_type.json"
+mutate leaf_uplinks 'del p["fabric"]["switch_radix"]; p["fabric"].update({"leaf_ports": 16, "oversubscription": 3})'
+expect_bad_input "leaf ports over oversubscription" "fabric.oversubscription: 4 nodes per leaf / oversubscription = " "$BIN/dasim" validate "$WORK/leaf_uplinks.json"
+
 mutate preset 'p["fabric"]["link"] = {"preset": "ib-fdr"}'
 expect_bad_input "unknown link preset" "fabric.link.preset: unknown link preset \"ib-fdr\"" "$BIN/dasim" validate "$WORK/preset.json"
 

@@ -81,18 +81,20 @@ TEST_P(PresetSizes, LoadsAndBuildsWithAllGpus) {
   EXPECT_EQ(std::stoi(hosts), nodes * spec.gpus_per_node + (nvls ? nodes : 0));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllPresets, PresetSizes,
-                         ::testing::Combine(::testing::Values("flat-100gbe-64.json", "v100-pcie-25gbe.json",
-                                                              "dgx1-v100-edr.json", "dgx-a100-hdr.json",
-                                                              "dgx-h100-ndr.json"),
-                                            ::testing::Values(1, 2, 128)),
-                         [](const auto& info) {
-                           std::string name = std::get<0>(info.param);
-                           name = name.substr(0, name.find('.'));
-                           for (auto& c : name)
-                             if (c == '-') c = '_';
-                           return name + "_" + std::to_string(std::get<1>(info.param)) + "_nodes";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllPresets, PresetSizes,
+    ::testing::Combine(::testing::Values("flat-100gbe-64.json", "v100-pcie-25gbe.json", "dgx1-v100-edr.json",
+                                         "dgx-a100-hdr.json", "dgx-h100-ndr.json",
+                                         "h100-ndr-rail-optimised.json", "h100-ndr-single-plane.json",
+                                         "dgx-h100-ndr-dragonfly.json"),
+                       ::testing::Values(1, 2, 128)),
+    [](const auto& info) {
+      std::string name = std::get<0>(info.param);
+      name = name.substr(0, name.find('.'));
+      for (auto& c : name)
+        if (c == '-') c = '_';
+      return name + "_" + std::to_string(std::get<1>(info.param)) + "_nodes";
+    });
 
 }  // namespace
 
