@@ -129,9 +129,11 @@ void add_collective_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("collective", "nccl-tests-style sweep of a collective on a simulated platform");
   cmd->add_option("--platform", a->platform, "Platform JSON file")->required();
-  cmd->add_option("--nodes", a->nodes, "Override the node count (ranks = nodes x GPUs per node)")
+  cmd->add_option("--nodes", a->nodes,
+                  "Override the node count (ranks = nodes x GPUs per node; default: the file's)")
       ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast");
+  cmd->add_option("--op", a->op, "allreduce | reduce_scatter | all_gather | broadcast")
+      ->capture_default_str();
   cmd->add_option("--algo", a->algo,
                   "ring, tree, hierarchical, nvls, or auto (as NCCL's tuner picks, per size)")
       ->check(CLI::IsMember(collectives::kAlgorithmNames.names()))
@@ -146,13 +148,16 @@ void add_collective_command(CLI::App& app) {
   cmd->add_option("--tree-channels", a->tree_channels, "double trees side by side (0: one per NIC)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
-  cmd->add_option("--min-bytes", a->min_bytes, "Smallest size (e.g. 8, 1K, 1M)");
-  cmd->add_option("--max-bytes", a->max_bytes, "Largest size (e.g. 1G)");
-  cmd->add_option("--factor", a->factor, "Size multiplier between rows");
-  cmd->add_option("--format", a->format, "table | csv")->check(CLI::IsMember({"table", "csv"}));
+  cmd->add_option("--min-bytes", a->min_bytes, "Smallest size (e.g. 8, 1K, 1M)")->capture_default_str();
+  cmd->add_option("--max-bytes", a->max_bytes, "Largest size (e.g. 1G)")->capture_default_str();
+  cmd->add_option("--factor", a->factor, "Size multiplier between rows")->capture_default_str();
+  cmd->add_option("--format", a->format, "table | csv")
+      ->check(CLI::IsMember({"table", "csv"}))
+      ->capture_default_str();
   cmd->add_flag("--fine", a->fine, "Fine-grained messages (every ring step) instead of coarse flows");
   cmd->add_flag("--reduction-compute", a->reduction, "Add reduction time (3 x bytes / memory bandwidth)");
-  cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s");
+  cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s")
+      ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_flag("--force", a->force, "Simulate even beyond the GPU limit or the machine's memory");
   cmd->callback([a] { run(*a); });

@@ -26,7 +26,7 @@ void add_platform_command(CLI::App& app) {
   auto* show = platform->add_subcommand(
       "show", "Summary, links, bisection bandwidth and the GPU-to-GPU matrix of one node");
   show->add_option("file", options->file, "Platform JSON file")->required();
-  show->add_option("--nodes", options->nodes, "Override the node count of the file")
+  show->add_option("--nodes", options->nodes, "Override the node count of the file (default: the file's)")
       ->check(CLI::Range(1, 1 << 20));
   show->add_flag("--force", options->force, "Simulate even beyond the GPU limit or the machine's memory");
   show->callback([options] {

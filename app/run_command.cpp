@@ -182,7 +182,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("scenario", a->scenario, "Scenario JSON file")->required();
   cmd->add_option("--out", a->out, "Output directory (results.csv, results.json, trace, plots)")->required();
   cmd->add_option("--jobs", a->jobs, "Configurations simulated in parallel (processes)")
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--trace", a->trace, "Write a Chrome/Perfetto timeline of configuration INDEX (0-based)")
       ->check(CLI::NonNegativeNumber);

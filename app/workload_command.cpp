@@ -89,6 +89,7 @@ void add_workload_command(CLI::App& app) {
   show->add_option("workload", o->spec, "resnet50, vgg16, bert-large, gpt2-xl or a workload JSON file")
       ->required();
   show->add_option("--batch", o->batch, "Samples per device for the per-batch totals")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   show->add_option("--precision", o->precision,
                    "fp32, tf32, fp16, bf16, amp or amp_bf16 (default: the workload's)");
@@ -105,7 +106,9 @@ void add_workload_command(CLI::App& app) {
       ->capture_default_str();
   // DDP's own knob, in MiB; kept from before --bucket-cap, hidden from --help.
   show->add_option("--bucket-cap-mb", o->bucket_cap_mb)->check(CLI::PositiveNumber)->group("");
-  show->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  show->add_option("--format", o->format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
   show->callback([o] {
     workload::WorkloadOptions options;
     if (!o->precision.empty()) options.precision = workload::parse_precision(o->precision);
