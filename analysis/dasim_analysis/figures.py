@@ -39,6 +39,18 @@ def legend_outside(axis, **kwargs):
                        framealpha=0.9, **kwargs)
 
 
+def place_legend(axis, factored, outside, loc):
+    """The curves' legend: outside the axis with the factored entries (curves.factored_legend)
+    after the axis's own, outside alone when curves are many, else inside at `loc`."""
+    if factored:
+        handles, labels = axis.get_legend_handles_labels()
+        legend_outside(axis, handles=handles + factored[0], labels=labels + factored[1])
+    elif outside:
+        legend_outside(axis)
+    else:
+        axis.legend(loc=loc, framealpha=0.9)
+
+
 def annotate_apart(axis, points, texts, fontsize=8):
     """Labels each (x, y) data point with its text: beside it where there is room, else further
     out in one of eight directions with a thin line back to the point; always inside the axes and

@@ -22,7 +22,7 @@ import sys
 
 from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label,
                      curve_styles, factored_legend, panels, sorted_curves)
-from .figures import legend_outside, log2_gpu_axis, pyplot, save_figure, subplot_grid
+from .figures import log2_gpu_axis, place_legend, pyplot, save_figure, subplot_grid
 from .results_io import load_results
 from . import plot_time_to_target
 
@@ -84,13 +84,7 @@ def draw(plt, frame, metric):
             axis.set_ylabel("efficiency = speedup / GPUs")
         note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
-        if factored:
-            handles, labels = axis.get_legend_handles_labels()
-            legend_outside(axis, handles=handles + factored[0], labels=labels + factored[1])
-        elif outside:
-            legend_outside(axis)
-        else:
-            axis.legend(loc="upper left" if metric == "speedup" else "lower left", framealpha=0.9)
+        place_legend(axis, factored, outside, "upper left" if metric == "speedup" else "lower left")
     title = "Scale-up: speedup vs GPUs" if metric == "speedup" else "Scale-up: efficiency vs GPUs"
     figure.suptitle(f"{title} (weak scaling, fixed batch per GPU)", fontsize=13)
     return figure

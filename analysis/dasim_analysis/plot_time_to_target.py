@@ -12,7 +12,7 @@ import math
 
 from .curves import (PANEL_COLUMNS, constant_note, curve_columns, curve_label, curve_styles,
                      factored_legend, panels, sorted_curves)
-from .figures import legend_outside, log2_gpu_axis, subplot_grid
+from .figures import log2_gpu_axis, place_legend, subplot_grid
 
 COLUMN = "time_to_target_s"
 
@@ -80,12 +80,6 @@ def draw(plt, frame):
         if missing:
             title += "\nno time to target for " + ", ".join(curve_label(columns, key) for key, _ in missing)
         axis.set_title(title)
-        if factored:
-            handles, labels = axis.get_legend_handles_labels()
-            legend_outside(axis, handles=handles + factored[0], labels=labels + factored[1])
-        elif outside:
-            legend_outside(axis)
-        else:
-            axis.legend(loc="best", framealpha=0.9)
+        place_legend(axis, factored, outside, "best")
     figure.suptitle("Time to target loss vs GPUs (weak scaling, fixed batch per GPU)", fontsize=13)
     return figure
