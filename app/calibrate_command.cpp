@@ -2,11 +2,16 @@
 // the kernel microbenchmarks of kernels/ and writes a calibration file for the compute model.
 // Progress goes to stderr.
 #include "commands.hpp"
+#include "common/errors.hpp"
 #include "kernels/calibrate.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -20,6 +25,39 @@ struct CalibrateArgs {
   double time_budget_s = 0;
   std::string out;
 };
+
+#ifndef DASIM_CALIBRATE_CUDA_MAIN
+// The arguments again, for the CUDA sibling (dasim-calibrate-cuda) that runs --device cuda.
+std::vector<std::string> arguments(const CalibrateArgs& args) {
+  std::vector<std::string> out{"calibrate", "--device", args.device, "--out", args.out};
+  if (args.quick) out.push_back("--quick");
+  if (!args.batches.empty())
+    out.insert(out.end(), {"--batches", fmt::format("{}", fmt::join(args.batches, ","))});
+  if (args.time_budget_s > 0) out.insert(out.end(), {"--time-budget", fmt::format("{}", args.time_budget_s)});
+  return out;
+}
+#endif
+
+// dasim links no CUDA library (their static initialisation costs every dasim command about half a
+// second): --device cuda runs in dasim-calibrate-cuda beside it, which replaces this process.
+// Without the sibling (a build without CUDA) the calibration below says the suite is not built.
+void exec_cuda_sibling(const CalibrateArgs& args, const std::string& helper_dir) {
+#ifndef DASIM_CALIBRATE_CUDA_MAIN
+  const std::string sibling = (std::filesystem::path(helper_dir) / "dasim-calibrate-cuda").string();
+  if (helper_dir.empty() || ::access(sibling.c_str(), X_OK) != 0) return;
+  std::vector<std::string> words{sibling};
+  for (auto& a : arguments(args)) words.push_back(std::move(a));
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  ::execv(sibling.c_str(), argv.data());
+  throw RuntimeFailure(fmt::format("{}: cannot run it: {}", sibling, std::strerror(errno)));
+#else
+  (void)args, (void)helper_dir;  // this is the sibling
+#endif
+}
 
 std::string command_line(const CalibrateArgs& args) {
   std::string extra;
@@ -57,6 +95,7 @@ void add_calibrate_command(CLI::App& app) {
     std::error_code ec;
     auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) request.helper_dir = self.parent_path().string();
+    if (args->device == "cuda") exec_cuda_sibling(*args, request.helper_dir);
     request.progress = [](const std::string& line) { fmt::print(stderr, "calibrate: {}\n", line); };
     calibration::Calibration c = kernels::run_calibration(request);
     fmt::print("{}: {} measured; fp32 {:.4g} FLOP/s, memory {:.4g} B/s, launch {:.3g} s -> {}\n",

@@ -17,8 +17,12 @@
 #include <cblas.h>
 #include <fmt/format.h>
 #include <mpi.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -44,6 +48,33 @@ int agree(int status, MPI_Comm comm) {
   return worst;
 }
 
+#ifndef DASIM_TRAIN_CUDA
+// --device cuda: this process becomes dasim-train-cuda (beside this binary) with the same
+// arguments, before MPI_Init, so the launcher's environment carries over. This binary links no
+// CUDA library: their static initialisation would slow every CPU rank's start by about 0.5 s.
+[[noreturn]] void exec_cuda_sibling(char** argv) {
+#ifdef DASIM_TRAIN_CUDA_SIBLING
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string sibling = (self.parent_path() / "dasim-train-cuda").string();
+  if (!ec && ::access(sibling.c_str(), X_OK) == 0) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::execv(sibling.c_str(), argv);
+    throw InputError(
+        fmt::format("dasim-train: --device cuda: cannot run {}: {}", sibling, std::strerror(errno)));
+  }
+  throw InputError(
+      fmt::format("dasim-train: --device cuda: {} is missing (build it with the rest)", sibling));
+#else
+  (void)argv;
+  throw InputError(
+      "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found at "
+      "configure time)");
+#endif
+}
+#endif
+
 // The options, or the exit status when there is nothing to train (help, bad arguments).
 std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_rank) {
   try {
@@ -53,11 +84,7 @@ std::variant<TrainOptions, int> parse_or_exit(int argc, char** argv, int env_ran
       return kExitOk;
     }
 #ifndef DASIM_TRAIN_CUDA
-    if (parsed.options->device == Device::cuda)
-      throw InputError(
-          "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found "
-          "at "
-          "configure time)");
+    if (parsed.options->device == Device::cuda) exec_cuda_sibling(argv);
 #endif
     // Before training, not after it: a run that cannot write its results is a bad argument.
     if (!parsed.options->print_plan) {

@@ -61,11 +61,13 @@ bundle() {
   cmake -S "$SRC" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDASIM_WERROR=OFF -DDASIM_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
   cmake --build "$build" -j2 --target dasim dasim-train dasim-mpi-allreduce-bench || return 1
-  grep -q DASIM_TRAIN_CUDA "$build/executor/CMakeFiles/dasim-train.dir/flags.make" ||
+  # --device cuda runs in the CUDA siblings, which dasim and dasim-train exec.
+  [ -x "$build/bin/dasim-train-cuda" ] ||
     die "bundle: dasim-train was configured without CUDA (cuDNN or NCCL not found)"
+  [ -x "$build/bin/dasim-calibrate-cuda" ] || die "bundle: dasim was configured without the CUDA suite"
   local tree=$build/bundle-tree
   rm -rf "$tree" && mkdir -p "$tree/bin" "$tree/lib"
-  cp "$build"/bin/{dasim,dasim-train,dasim-mpi-allreduce-bench} "$tree/bin/"
+  cp "$build"/bin/{dasim,dasim-calibrate-cuda,dasim-train,dasim-train-cuda,dasim-mpi-allreduce-bench} "$tree/bin/"
   strip --strip-unneeded "$tree"/bin/*
   # Every shared library they link except the C/C++ runtime (newer there) and CUDA's (the GPU
   # machine's own match its driver).

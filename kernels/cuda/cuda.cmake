@@ -53,5 +53,10 @@ else()
   message(STATUS "kernels/: NCCL not found, the CUDA suite is built without the allreduce benchmark")
 endif()
 
-target_link_libraries(dasim_kernels PUBLIC dasim_kernels_cuda)
-target_compile_definitions(dasim_kernels PRIVATE DASIM_HAVE_CUDA_SUITE)
+# The calibration driver with the CUDA suite, for dasim-calibrate-cuda (app/CMakeLists.txt) only:
+# dasim itself links no CUDA library (cuBLASLt's static initialisation alone costs every process
+# that loads it about half a second) and execs that sibling for --device cuda.
+add_library(dasim_kernels_with_cuda STATIC ${CMAKE_CURRENT_SOURCE_DIR}/calibrate.cpp)
+target_include_directories(dasim_kernels_with_cuda PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dasim_kernels_with_cuda PUBLIC dasim_kernels_cpu dasim_kernels_cuda PRIVATE dasim_warnings)
+target_compile_definitions(dasim_kernels_with_cuda PRIVATE DASIM_HAVE_CUDA_SUITE)
