@@ -20,6 +20,11 @@ COMMANDS = {
     "fidelity-ranks": ("fidelity_ranks", "rank by rank: where a fidelity folder's runs spent each period"),
     "validate-collectives": ("validate_collectives", "predict the published nccl-tests cases and compare"),
     "validate-compute": ("validate_compute", "predict the published single-GPU training throughputs and compare"),
+    "validate-scaling": ("validate_scaling", "predict the published multi-node scaling efficiencies and compare"),
+    "validate-local-sgd": ("validate_local_sgd", "predict the published local-SGD / DiLoCo-family measurements "
+                                                 "and compare"),
+    "validate-suite": ("validate_suite", "every class of validation/ at once: one table, a scatter plot, "
+                                         "per-class statistics"),
     "calibrate-from-published": ("deepbench", "a measured calibration file from published kernel "
                                               "timings (DeepBench)"),
 }

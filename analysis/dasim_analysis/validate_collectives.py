@@ -15,7 +15,12 @@ import subprocess
 from .errors import EXIT_FAILURE, fail
 from .files import write_json, write_text
 from .validation_cases import (case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
-                               read_case)
+                               read_case, suite_entry, verdict)
+
+FOLDER = "collectives"
+CASE_CLASS = "collectives"
+TARGET_TEXT = "one node within 10%; across nodes a ring within 5%, a tree within 10% (issue 17)"
+MEDIAN_TARGET = None
 
 CASE_KEYS = {"id", "class", "platform", "nodes", "gpus_per_node", "op", "algorithm", "bytes",
              "quantity", "published", "as_printed", "source", "where", "nccl_version", "notes"}
@@ -80,15 +85,11 @@ def compare(case, predicted, used, disagreements):
     error = (predicted - case["published"]) / case["published"] * 100
     target = target_pct(case, used)
     within = abs(error) <= target
-    listed = case["id"] in disagreements
-    if within:
-        verdict = "stale: listed as a disagreement but within target" if listed else "within target"
-    else:
-        verdict = "known disagreement" if listed else "REGRESSION: outside target, cause not listed"
     return {"id": case["id"], "nodes": case["nodes"], "gpus_per_node": case["gpus_per_node"], "op": case["op"],
             "algorithm": case["algorithm"], "algorithm_used": used, "bytes": case["bytes"],
             "quantity": case["quantity"], "published": case["published"], "predicted": round(predicted, 3),
-            "error_pct": round(error, 1), "target_pct": target, "verdict": verdict,
+            "error_pct": round(error, 1), "target_pct": target,
+            "verdict": verdict(within, case["id"] in disagreements),
             "cause": disagreements.get(case["id"], ""), "source": case["source"]}
 
 
@@ -115,11 +116,39 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
+def load(directory):
+    """(cases, known disagreements) of DIRECTORY, every file checked before anything runs."""
+    cases = load_cases(directory)
+    return cases, load_disagreements(directory, cases)
+
+
+def evaluate(dasim, case, disagreements, scratch=None):
+    """CASE's row: one `dasim collective` run."""
+    return compare(case, *predict(dasim, case), disagreements)
+
+
+UNITS = {"busbw_GBps": "GB/s", "time_us": "us"}
+
+
+def size_text(size):
+    """BYTES as the nccl-tests tables name them: 64 MiB, 8 GiB, or bytes where not a whole binary unit."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} B"
+
+
+def suite_row(row):
+    what = "busbw" if row["quantity"] == "busbw_GBps" else "time"
+    return suite_entry(CASE_CLASS, row, f"{what} ({row['op']} {row['algorithm_used']}, {size_text(row['bytes'])}, "
+                                        f"{row['nodes']} x {row['gpus_per_node']} GPUs)", UNITS[row["quantity"]],
+                       row["error_pct"], "%", row["target_pct"], "one node" if row["nodes"] == 1 else "across nodes")
+
+
 def main(argv, prog):
     args = parse_arguments(argv, prog, __doc__.split("\n\n")[0], "collectives")
-    cases = load_cases(args.cases)
-    disagreements = load_disagreements(args.cases, cases)
-    rows = [compare(case, *predict(args.dasim, case), disagreements) for case in cases]
+    cases, disagreements = load(args.cases)
+    rows = [evaluate(args.dasim, case, disagreements) for case in cases]
     print(table_text(rows))
     if args.out:
         os.makedirs(args.out, exist_ok=True)

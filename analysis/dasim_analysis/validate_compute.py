@@ -15,8 +15,11 @@ import subprocess
 
 from .errors import EXIT_FAILURE, fail
 from .files import format_cell, write_json, write_text
-from .validation_cases import (case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
-                               read_case)
+from .validation_cases import (case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
+                               parse_arguments, read_case, suite_entry, verdict)
+
+FOLDER = "compute"
+TARGET_TEXT = "every case within 20%, median |error| <= 10% (issue 16)"
 
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
@@ -37,14 +40,7 @@ STEP_DETAIL_KEYS = ("forward_s", "backward_s", "update_s", "overhead_s", "input_
 # Targets (issue 16).
 CASE_TARGET_PCT = 20.0
 MEDIAN_TARGET_PCT = 10.0
-
-
-def is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+MEDIAN_TARGET = MEDIAN_TARGET_PCT  # the suite's name for it
 
 
 def load_case(path):
@@ -122,16 +118,11 @@ def compare(case, step, disagreements):
     predicted = step["samples_per_s"]
     error = (predicted - case["published"]) / case["published"] * 100
     within = abs(error) <= CASE_TARGET_PCT
-    listed = case["id"] in disagreements
-    if within:
-        verdict = "stale: listed as a disagreement but within target" if listed else "within target"
-    else:
-        verdict = "known disagreement" if listed else "REGRESSION: outside target, cause not listed"
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
             "fusion": case["fusion"], "optimizer": case["optimizer"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
-            "verdict": verdict, "step_s": step["step_s"],
+            "verdict": verdict(within, case["id"] in disagreements), "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
             "calibration": case["calibration"], "cause": disagreements.get(case["id"], ""),
             "source": case["source"]}
@@ -170,10 +161,10 @@ def unit(workload):
     return "img/s" if workload in ("resnet50", "vgg16") else "seq/s"
 
 
-def within_text(verdict):
+def within_text(case_verdict):
     return {"within target": "yes", "known disagreement": "no (known disagreement)",
             "stale: listed as a disagreement but within target": "yes (listed as a disagreement: stale)"}.get(
-                verdict, "no: REGRESSION")
+                case_verdict, "no: REGRESSION")
 
 
 def markdown(rows, s):
@@ -187,11 +178,27 @@ def markdown(rows, s):
     return "\n".join(lines) + "\n\n" + summary_text(s) + "\n"
 
 
+def load(directory):
+    """(cases, known disagreements) of DIRECTORY, every file checked before anything runs."""
+    cases = load_cases(directory)
+    return cases, load_disagreements(directory, cases)
+
+
+def evaluate(dasim, case, disagreements, scratch=None):
+    """CASE's row: one `dasim workload show --calibration` run."""
+    return compare(case, predict(dasim, case), disagreements)
+
+
+def suite_row(row):
+    precision = row["precision"] + (f", s={row['seq_len']}" if row["seq_len"] != "" else "")
+    return suite_entry(CASE_CLASS, row, f"samples/s ({row['workload']}, {precision}, batch {row['batch']})",
+                       unit(row["workload"]), row["error_pct"], "%", row["target_pct"])
+
+
 def main(argv, prog):
     args = parse_arguments(argv, prog, __doc__.split("\n\n")[0], "compute")
-    cases = load_cases(args.cases)
-    disagreements = load_disagreements(args.cases, cases)
-    rows = [compare(case, predict(args.dasim, case), disagreements) for case in cases]
+    cases, disagreements = load(args.cases)
+    rows = [evaluate(args.dasim, case, disagreements) for case in cases]
     totals = summary(rows)
     print(table_text(rows))
     if args.out:

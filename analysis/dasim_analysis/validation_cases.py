@@ -1,7 +1,14 @@
-"""What the validation runners (validate_collectives, validate_compute) share: reading a folder of
-published cases, each one JSON file with exactly the keys its class defines, the list of known
-disagreements with their causes, the CSV of the comparison, and the verdict that decides the exit
-status (a case outside its target that nobody explained, or one listed but now within, fails)."""
+"""What the validation runners (validate_collectives, validate_compute, validate_scaling, validate_local_sgd)
+share: reading a folder of published cases, each one JSON file with exactly the keys its class defines, the
+list of known disagreements with their causes, the CSV of the comparison, and the verdict that decides the
+exit status (a case outside its target that nobody explained, or one listed but now within, fails).
+
+Each runner module also offers the suite (validate_suite) the same four names:
+  FOLDER                the folder of validation/ its cases live in
+  load(directory)       (cases, disagreements), refusing a bad input (one line, exit 2) before any run
+  evaluate(dasim, case, disagreements, scratch)   the runner's own row for one case (one prediction)
+  suite_row(row)        that row in the suite's common columns (suite_entry below)
+"""
 
 import argparse
 import csv
@@ -15,6 +22,7 @@ from .fidelity_common import DEFAULT_BIN_DIR
 DISAGREEMENTS_FILE = "known-disagreements.json"
 WITHIN = "within target"
 KNOWN = "known disagreement"
+STALE = "stale: listed as a disagreement but within target"
 
 
 def parse_arguments(argv, prog, description, folder):
@@ -30,6 +38,21 @@ def parse_arguments(argv, prog, description, folder):
     if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
         fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
     return args
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def verdict(within, listed):
+    """A case's verdict from whether it meets its target and whether known-disagreements.json lists it."""
+    if within:
+        return STALE if listed else WITHIN
+    return KNOWN if listed else "REGRESSION: outside target, cause not listed"
 
 
 def expect(condition, path, what):
@@ -77,6 +100,18 @@ def load_disagreements(directory, cases):
         expect(case_id in known, f"{path}: {case_id}", "no case has this id")
         expect(isinstance(cause, str) and cause.strip(), f"{path}: {case_id}", "expected the cause as text")
     return listed
+
+
+def suite_entry(class_name, row, quantity, unit, error, error_unit, band, group=""):
+    """One case in the suite's common columns. ERROR is signed, in ERROR_UNIT ("%": relative to the
+    published figure; "points": percentage points), rounded as the runner's row has it; BAND is the
+    largest |error| the class's target allows; within_band is the runner's verdict (from the unrounded
+    error)."""
+    return {"class": class_name, "group": group, "case": row["id"], "quantity": quantity, "unit": unit,
+            "published": row["published"], "predicted": row["predicted"], "error": error, "error_unit": error_unit,
+            "band": band, "within_band": row["verdict"] in (WITHIN, STALE), "verdict": row["verdict"],
+            "cause": row["cause"],
+            "source": row["source"]}
 
 
 def csv_text(rows, columns, cell=lambda value: value):

@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Writes the BERT workload files of validation/scaling/ (BERT-base pre-training, which dasim has not
+built in), following the counting conventions of dasim's own BERT-large builder
+(base/workload/transformers.cpp, layer_builder.cpp: SequenceBuilder) line for line.
+
+    make_bert.py --out DIR                write bert-base-pretrain-s128-{fp32,amp}.json
+    make_bert.py --check DASIM            the same code with BERT-large's sizes and no heads must give
+                                          `DASIM workload show bert-large --format json`'s layers
+
+--check is what makes these files trustworthy: if the builder's conventions change, it fails
+(tests/cli/validation_scaling.sh runs it), and the files are written again with --out.
+
+BERT-base (Devlin et al. 2019, table of model sizes): 12 layers, hidden 768, 12 heads, FFN 3072;
+bert-base-uncased vocabulary 30522, 512 positions, 2 token types (HuggingFace config). Unlike the
+built-in bert-large, the files include the pre-training heads of NVIDIA DeepLearningExamples'
+BertForPreTraining (PyTorch/LanguageModeling/BERT/modeling.py @ 26c26761, the code DLPerf ran): the
+MLM head (dense + GELU + LayerNorm, then a decoder GEMM over every position whose weight is the
+tied word embedding, plus its own bias) and the NSP linear on the pooled token.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+NORM, ACTIVATION, SOFTMAX, ADD = 8, 8, 5, 1  # FLOPs per element, as layer_builder.cpp
+ELEMENT_BYTES = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "amp": 2, "amp_bf16": 2}
+
+
+class Builder:
+    """SequenceBuilder of layer_builder.cpp."""
+
+    def __init__(self, precision, seq, hidden):
+        self.bytes, self.seq, self.hidden, self.layers = ELEMENT_BYTES[precision], seq, hidden, []
+
+    def add(self, name, kind, forward, backward, touched, params=0, **extra):
+        layer = {"name": name, "kind": kind, "params": params, "forward_flops": float(forward),
+                 "backward_flops": float(backward), "activation_bytes": float(touched * self.bytes)}
+        layer.update(extra)
+        self.layers.append(layer)
+
+    def embedding(self, name, rows):
+        tokens = self.seq * self.hidden
+        self.add(name, "embedding", (len(rows) - 1) * tokens, len(rows) * tokens, (len(rows) + 1) * tokens,
+                 sum(rows) * self.hidden)
+
+    def linear(self, name, n_in, n_out, bias, rows=None, params=None):
+        r = self.seq if rows is None else rows
+        forward = 2.0 * r * n_in * n_out
+        counted = n_in * n_out + (n_out if bias else 0) if params is None else params
+        self.add(name, "linear", forward, 2 * forward, r * (n_in + n_out), counted,
+                 gemm={"rows_per_sample": r, "n": n_out, "k": n_in})
+
+    def attention(self, name, heads):
+        s, d = float(self.seq), float(self.hidden)
+        scores, product = heads * s * s, 2 * s * s * d
+        self.add(name + ".scores", "attention", product, 2 * product, 2 * s * d + scores)
+        self.add(name + ".softmax", "elementwise", SOFTMAX * scores, SOFTMAX * scores, 2 * scores)
+        self.dropout(name + ".dropout", scores)
+        self.add(name + ".context", "attention", product, 2 * product, scores + 2 * s * d)
+
+    def dropout(self, name, elements=None):
+        e = self.seq * self.hidden if elements is None else elements
+        moved = float(e * (2 * self.bytes + 1))
+        self.layers.append({"name": name, "kind": "elementwise", "params": 0, "forward_flops": 0.0,
+                            "backward_flops": 0.0, "activation_bytes": moved, "backward_activation_bytes": moved})
+
+    def layer_norm(self, name, with_add):
+        e = self.seq * self.hidden
+        per = NORM + (ADD if with_add else 0)
+        self.add(name, "norm", per * e, 2 * per * e, (3 if with_add else 2) * e, 2 * self.hidden)
+
+    def activation(self, name, width, rows=None):
+        e = (self.seq if rows is None else rows) * width
+        self.add(name, "elementwise", ACTIVATION * e, ACTIVATION * e, 2 * e)
+
+
+def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
+    b = Builder(precision, seq, hidden)
+    b.embedding("embeddings", [vocab, 512, 2])
+    b.layer_norm("embeddings.LayerNorm", False)
+    b.dropout("embeddings.dropout")
+    for i in range(layers):
+        p = f"encoder.layer.{i}."
+        b.linear(p + "attention.qkv", hidden, 3 * hidden, True)
+        b.attention(p + "attention.core", heads)
+        b.linear(p + "attention.output.dense", hidden, hidden, True)
+        b.dropout(p + "attention.output.dropout")
+        b.layer_norm(p + "attention.output.LayerNorm", True)
+        b.linear(p + "intermediate.dense", hidden, ffn, True)
+        b.activation(p + "intermediate.gelu", ffn)
+        b.linear(p + "output.dense", ffn, hidden, True)
+        b.dropout(p + "output.dropout")
+        b.layer_norm(p + "output.LayerNorm", True)
+    b.linear("pooler.dense", hidden, hidden, True, rows=1)
+    b.activation("pooler.tanh", hidden, rows=1)
+    if heads_on:
+        b.linear("cls.predictions.transform.dense", hidden, hidden, True)
+        b.activation("cls.predictions.transform.gelu", hidden)
+        b.layer_norm("cls.predictions.transform.LayerNorm", False)
+        # Decoder weight tied to the word embedding (counted there); its own bias is counted here.
+        b.linear("cls.predictions.decoder", hidden, vocab, False, params=vocab)
+        b.linear("cls.seq_relationship", hidden, 2, True, rows=1)
+    return b.layers
+
+
+def check(dasim):
+    """Exit 1 unless BERT-large built here equals dasim's built-in, layer by layer, in both precisions."""
+    for precision in ("fp32", "amp"):
+        shown = subprocess.run([dasim, "workload", "show", "bert-large", "--precision", precision, "--seq-len", "128",
+                                "--format", "json"], stdout=subprocess.PIPE, text=True, check=True)
+        theirs = json.loads(shown.stdout)["layers"]
+        ours = bert(precision, 128, 24, 1024, 16, 4096, 30522, heads_on=False)
+        if len(theirs) != len(ours):
+            sys.exit(f"make_bert.py: {len(ours)} layers, dasim's bert-large has {len(theirs)}")
+        for a, b in zip(ours, theirs):
+            same = a.keys() == b.keys() and all(
+                abs(a[k] - b[k]) <= 1e-9 * abs(b[k]) if isinstance(b[k], float) else a[k] == b[k] for k in a)
+            if not same:
+                sys.exit(f"make_bert.py: layer {b['name']} ({precision}) differs from dasim's: {a} vs {b}")
+    print("make_bert.py: BERT-large built here equals dasim's built-in (fp32 and amp)")
+
+
+def write(directory):
+    for precision in ("fp32", "amp"):
+        name = f"bert-base-pretrain-s128-{precision}"
+        workload = {"name": name, "precision": precision, "sample_name": "sequence", "sequence_length": 128,
+                    "source": "validation/scaling/workloads/make_bert.py (BERT-base with the pre-training heads, "
+                              "dasim's layer conventions)",
+                    "layers": bert(precision, 128, 12, 768, 12, 3072, 30522, heads_on=True)}
+        with open(os.path.join(directory, name + ".json"), "w") as f:
+            json.dump(workload, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="folder to write the workload files to")
+    parser.add_argument("--check", metavar="DASIM", help="compare BERT-large built here with DASIM's")
+    args = parser.parse_args()
+    if args.check:
+        check(args.check)
+    if args.out:
+        write(args.out)
