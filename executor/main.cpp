@@ -69,8 +69,9 @@ int agree(int status, MPI_Comm comm) {
 #else
   (void)argv;
   throw InputError(
-      "dasim-train: --device cuda: this build has no CUDA support (CUDA toolkit, cuDNN or NCCL not found at "
-      "configure time)");
+      "dasim-train: --device cuda: this build has no CUDA support (DASIM_CUDA=OFF, or the CUDA toolkit, "
+      "cuDNN "
+      "or NCCL not found at configure time)");
 #endif
 }
 #endif
