@@ -14,7 +14,7 @@ import subprocess
 
 from .errors import EXIT_FAILURE, fail
 from .files import write_json, write_text
-from .validation_cases import (case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
+from .validation_cases import (aligned_table, case_paths, csv_text, expect, finish, load_disagreements, parse_arguments,
                                read_case, suite_entry, verdict)
 
 FOLDER = "collectives"
@@ -98,11 +98,7 @@ COLUMNS = ["id", "nodes", "gpus_per_node", "op", "algorithm", "algorithm_used", 
 
 
 def table_text(rows):
-    shown = ["id", "algorithm_used", "published", "predicted", "error_pct", "target_pct", "verdict"]
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in shown}
-    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
-    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in shown) for r in rows]
-    return "\n".join(lines)
+    return aligned_table(rows, ["id", "algorithm_used", "published", "predicted", "error_pct", "target_pct", "verdict"])
 
 
 def markdown(rows):

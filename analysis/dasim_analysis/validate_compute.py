@@ -15,7 +15,7 @@ import subprocess
 
 from .errors import EXIT_FAILURE, fail
 from .files import format_cell, write_json, write_text
-from .validation_cases import (case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
+from .validation_cases import (aligned_table, case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
                                parse_arguments, read_case, suite_entry, verdict)
 
 FOLDER = "compute"
@@ -150,11 +150,7 @@ def summary_text(s):
 
 
 def table_text(rows):
-    shown = ["id", "precision", "batch", "published", "predicted", "error_pct", "verdict"]
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in shown}
-    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
-    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in shown) for r in rows]
-    return "\n".join(lines)
+    return aligned_table(rows, ["id", "precision", "batch", "published", "predicted", "error_pct", "verdict"])
 
 
 def unit(workload):

@@ -14,7 +14,7 @@ import tempfile
 
 from .files import format_cell, write_json, write_text
 from .validate_scaling import resolve_paths, run_dasim
-from .validation_cases import (STALE, WITHIN, case_paths, csv_text, expect, finish, is_int, is_number,
+from .validation_cases import (STALE, WITHIN, aligned_table, case_paths, csv_text, expect, finish, is_int, is_number,
                                load_disagreements, parse_arguments, read_case, suite_entry, verdict)
 
 FOLDER = "local-sgd-family"
@@ -123,11 +123,7 @@ def summary_text(s):
 
 
 def table_text(rows):
-    shown = ["id", "gpus", "sweep", "published", "predicted", "error_points", "verdict"]
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in shown}
-    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
-    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in shown) for r in rows]
-    return "\n".join(lines)
+    return aligned_table(rows, ["id", "gpus", "sweep", "published", "predicted", "error_points", "verdict"])
 
 
 def markdown(rows, s):

@@ -18,7 +18,7 @@ import tempfile
 
 from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, fail
 from .files import format_cell, write_json, write_text
-from .validation_cases import (case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
+from .validation_cases import (aligned_table, case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
                                parse_arguments, read_case, suite_entry, verdict)
 
 FOLDER = "scaling"
@@ -196,11 +196,7 @@ def outside_text(rows):
 
 
 def table_text(rows):
-    shown = ["id", "gpus", "baseline_gpus", "published", "predicted", "error_points", "verdict"]
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in shown}
-    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
-    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in shown) for r in rows]
-    return "\n".join(lines)
+    return aligned_table(rows, ["id", "gpus", "baseline_gpus", "published", "predicted", "error_points", "verdict"])
 
 
 def markdown(rows, parts):

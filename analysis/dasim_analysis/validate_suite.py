@@ -23,7 +23,7 @@ from .errors import EXIT_FAILURE, fail
 from .fidelity_common import DEFAULT_BIN_DIR
 from .files import format_cell, write_json, write_text
 from .figures import pyplot, save_figure, subplot_grid
-from .validation_cases import KNOWN, WITHIN, csv_text
+from .validation_cases import KNOWN, WITHIN, aligned_table, csv_text
 
 # The class runners, in the order of the table; each names its folder (validation_cases.py: the suite's
 # four names).
@@ -242,11 +242,7 @@ def plot(classes, rows, path):
 
 def table_text(rows):
     shown = ["class", "case", "published", "predicted", "error", "verdict"]
-    cells = [{c: (error_text(r[c], r["error_unit"]) if c == "error" else str(r[c])) for c in shown} for r in rows]
-    widths = {c: max(len(c), *(len(cell[c]) for cell in cells)) for c in shown}
-    lines = ["  ".join(c.ljust(widths[c]) for c in shown)]
-    lines += ["  ".join(cell[c].ljust(widths[c]) for c in shown) for cell in cells]
-    return "\n".join(lines)
+    return aligned_table([{**r, "error": error_text(r["error"], r["error_unit"])} for r in rows], shown)
 
 
 def main(argv, prog):

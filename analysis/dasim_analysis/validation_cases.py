@@ -114,6 +114,15 @@ def suite_entry(class_name, row, quantity, unit, error, error_unit, band, group=
             "source": row["source"]}
 
 
+def aligned_table(rows, columns):
+    """`columns` of `rows` as left-aligned text columns under a header line, for the terminal."""
+    cells = [{c: str(r[c]) for c in columns} for r in rows]
+    widths = {c: max(len(c), *(len(cell[c]) for cell in cells)) for c in columns}
+    lines = ["  ".join(c.ljust(widths[c]) for c in columns)]
+    lines += ["  ".join(cell[c].ljust(widths[c]) for c in columns) for cell in cells]
+    return "\n".join(lines)
+
+
 def csv_text(rows, columns, cell=lambda value: value):
     stream = io.StringIO()
     writer = csv.DictWriter(stream, fieldnames=columns, lineterminator="\n")
