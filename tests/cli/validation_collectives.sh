@@ -4,6 +4,7 @@
 # verdicts). Here: the runner's own outputs on one real case (its csv, md, json and the error column),
 # then the command's bad inputs: one line naming the file and key, exit 2, nothing written.
 source "$2/tests/lib/analysis_common.sh"
+source "$2/tests/lib/validation_common.sh"  # expect_refusal
 BIN=$1
 run() { (cd "$SOURCE_DIR/analysis" && $PY -m dasim_analysis validate-collectives --dasim "$BIN/dasim" "$@"); }
 
@@ -21,17 +22,6 @@ awk -F, 'NR > 1 { e = ($10 - $9) / $9 * 100; d = e - $11; if (d < 0) d = -d
   "$WORK/out/collectives.csv" >&2 || fail "error column"
 
 # Bad inputs.
-expect_refusal() {  # EXPECTED_MESSAGE ARGS...
-  local expected=$1 status message
-  shift
-  set +e
-  message=$(run "$@" --out "$WORK/bad" 2>&1 >/dev/null)
-  status=$?
-  set -e
-  [[ $status == 2 ]] || fail "$*: exit status $status, expected 2 ($message)"
-  [[ $message == "$expected" ]] || fail "message '$message', expected '$expected'"
-  [[ ! -e $WORK/bad ]] || fail "$*: wrote output despite bad input"
-}
 one=$SOURCE_DIR/validation/collectives/stas00-h200-allreduce-1x8-16g-ring.json
 mkdir -p "$WORK/cases"
 edit() {  # PYTHON_STATEMENT_ON_c: a copy of one case, edited, alone in $WORK/cases

@@ -5,6 +5,7 @@
 # samples/s columns), the verdicts against a stand-in dasim whose answer is set, and the command's bad
 # inputs: one line naming the file and key, exit 2, nothing written.
 source "$2/tests/lib/analysis_common.sh"
+source "$2/tests/lib/validation_common.sh"  # expect_refusal
 BIN=$1
 CASES=$SOURCE_DIR/validation/compute
 run() { (cd "$SOURCE_DIR/analysis" && $PY -m dasim_analysis validate-compute "$@"); }
@@ -73,17 +74,6 @@ verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
 [[ $(tail -1 "$WORK/fake.log") == *" --fusion none --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
-expect_refusal() {  # EXPECTED_MESSAGE ARGS...
-  local expected=$1 status message
-  shift
-  set +e
-  message=$(run "$@" --out "$WORK/bad" 2>&1 >/dev/null)
-  status=$?
-  set -e
-  [[ $status == 2 ]] || fail "$*: exit status $status, expected 2 ($message)"
-  [[ $message == "$expected" ]] || fail "message '$message', expected '$expected'"
-  [[ ! -e $WORK/bad ]] || fail "$*: wrote output despite bad input"
-}
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
 edit "c['precision']='fp8'"
 bad "precision: expected one of amp, amp_bf16, bf16, fp16, fp32, tf32"

@@ -6,6 +6,7 @@
 # stand-in dasim whose answer is set, and the command's bad inputs: one line naming the file and key,
 # exit 2, nothing written.
 source "$2/tests/lib/analysis_common.sh"
+source "$2/tests/lib/validation_common.sh"  # expect_refusal
 BIN=$1
 CASES=$SOURCE_DIR/validation/scaling
 run() { (cd "$SOURCE_DIR/analysis" && $PY -m dasim_analysis validate-scaling "$@"); }
@@ -90,17 +91,6 @@ verdict 2 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  # l
 grep -q "^outside 10 points:" "$WORK/verdict.txt" && fail "a case within 2 points listed as outside"
 
 # Bad inputs.
-expect_refusal() {  # EXPECTED_MESSAGE ARGS...
-  local expected=$1 status message
-  shift
-  set +e
-  message=$(run "$@" --out "$WORK/bad" 2>&1 >/dev/null)
-  status=$?
-  set -e
-  [[ $status == 2 ]] || fail "$*: exit status $status, expected 2 ($message)"
-  [[ $message == "$expected" ]] || fail "message '$message', expected '$expected'"
-  [[ ! -e $WORK/bad ]] || fail "$*: wrote output despite bad input"
-}
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
 edit "c['fabric']='wifi'"
 bad "fabric: expected one of infiniband, ethernet"
