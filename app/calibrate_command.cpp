@@ -3,15 +3,12 @@
 // Progress goes to stderr.
 #include "commands.hpp"
 #include "common/errors.hpp"
+#include "common/sibling_program.hpp"
 #include "kernels/calibrate.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -41,21 +38,15 @@ std::vector<std::string> arguments(const CalibrateArgs& args) {
 // dasim links no CUDA library (their static initialisation costs every dasim command about half a
 // second): --device cuda runs in dasim-calibrate-cuda beside it, which replaces this process.
 // Without the sibling (a build without CUDA) the calibration below says the suite is not built.
-void exec_cuda_sibling(const CalibrateArgs& args, const std::string& helper_dir) {
+void exec_cuda_sibling(const CalibrateArgs& args) {
 #ifndef DASIM_CALIBRATE_CUDA_MAIN
-  const std::string sibling = (std::filesystem::path(helper_dir) / "dasim-calibrate-cuda").string();
-  if (helper_dir.empty() || ::access(sibling.c_str(), X_OK) != 0) return;
+  const std::string sibling = sibling_program("dasim-calibrate-cuda");
+  if (sibling.empty()) return;
   std::vector<std::string> words{sibling};
   for (auto& a : arguments(args)) words.push_back(std::move(a));
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  ::execv(sibling.c_str(), argv.data());
-  throw RuntimeFailure(fmt::format("{}: cannot run it: {}", sibling, std::strerror(errno)));
+  throw RuntimeFailure(fmt::format("{}: cannot run it: {}", sibling, replace_process(sibling, words)));
 #else
-  (void)args, (void)helper_dir;  // this is the sibling
+  (void)args;  // this is the sibling
 #endif
 }
 
@@ -95,7 +86,7 @@ void add_calibrate_command(CLI::App& app) {
     std::error_code ec;
     auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) request.helper_dir = self.parent_path().string();
-    if (args->device == "cuda") exec_cuda_sibling(*args, request.helper_dir);
+    if (args->device == "cuda") exec_cuda_sibling(*args);
     request.progress = [](const std::string& line) { fmt::print(stderr, "calibrate: {}\n", line); };
     calibration::Calibration c = kernels::run_calibration(request);
     fmt::print("{}: {} measured; fp32 {:.4g} FLOP/s, memory {:.4g} B/s, launch {:.3g} s -> {}\n",

@@ -5,6 +5,7 @@
 #include "comm.hpp"
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
+#include "common/sibling_program.hpp"
 #include "options.hpp"
 #include "run_output.hpp"
 #include "shard.hpp"
@@ -17,12 +18,8 @@
 #include <cblas.h>
 #include <fmt/format.h>
 #include <mpi.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -54,18 +51,15 @@ int agree(int status, MPI_Comm comm) {
 // CUDA library: their static initialisation would slow every CPU rank's start by about 0.5 s.
 [[noreturn]] void exec_cuda_sibling(char** argv) {
 #ifdef DASIM_TRAIN_CUDA_SIBLING
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::string sibling = (self.parent_path() / "dasim-train-cuda").string();
-  if (!ec && ::access(sibling.c_str(), X_OK) == 0) {
-    std::fflush(stdout);
-    std::fflush(stderr);
-    ::execv(sibling.c_str(), argv);
+  const std::string sibling = sibling_program("dasim-train-cuda");
+  if (sibling.empty())
     throw InputError(
-        fmt::format("dasim-train: --device cuda: cannot run {}: {}", sibling, std::strerror(errno)));
-  }
+        "dasim-train: --device cuda: dasim-train-cuda is missing beside dasim-train (build it with the "
+        "rest)");
+  std::vector<std::string> args;
+  for (char** a = argv; *a; ++a) args.emplace_back(*a);
   throw InputError(
-      fmt::format("dasim-train: --device cuda: {} is missing (build it with the rest)", sibling));
+      fmt::format("dasim-train: --device cuda: cannot run {}: {}", sibling, replace_process(sibling, args)));
 #else
   (void)argv;
   throw InputError(
