@@ -86,10 +86,13 @@ void fit_sgd_terms(const std::vector<const TrainingRun*>& sgd, ConvergenceModel&
 // y = c x through the origin, x = (p - 1)(1 - 1/W), y = S_obs / S(B) - 1.
 ScheduleTerm fit_schedule_term(const std::string& name, const std::vector<const TrainingRun*>& runs,
                                const ConvergenceModel& model) {
+  // Each run's (x, y) once: the fit and its residuals use the same points.
+  std::vector<std::pair<double, double>> points;
   double sxx = 0, sxy = 0;
   for (const auto* r : runs) {
     const double x = period_exposure(r->schedule, r->ranks);
     const double y = r->steps / sgd_steps(model, global_batch(*r)) - 1.0;
+    points.emplace_back(x, y);
     sxx += x * x, sxy += x * y;
   }
   if (sxx == 0)
@@ -110,11 +113,8 @@ ScheduleTerm fit_schedule_term(const std::string& name, const std::vector<const 
   }
   if (runs.size() > 1) {
     double rss = 0;
-    for (const auto* r : runs) {
-      const double x = period_exposure(r->schedule, r->ranks);
-      const double y = r->steps / sgd_steps(model, global_batch(*r)) - 1.0;
+    for (const auto& [x, y] : points)
       rss += (y - term.period_coefficient * x) * (y - term.period_coefficient * x);
-    }
     term.period_coefficient_stderr = std::sqrt(rss / double(runs.size() - 1) / sxx);
   }
   return term;
