@@ -46,6 +46,7 @@ std::optional<std::string> no_term_for(const ConvergenceModel& model, const sche
   // The factor has no term for these: a prediction would be the uncompressed, non-eager one.
   if (spec.payload_bits != 32)
     return fmt::format("the model has no term for {}-bit compression", spec.payload_bits);
+  if (schedules::has_top_k(spec)) return "the model has no term for top-k sparsification";
   if (spec.eager) return "the model has no term for eager outer steps";
   const std::string name = schedules::to_string(spec.kind);
   const auto term = model.schedules.find(name);

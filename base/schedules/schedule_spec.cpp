@@ -19,6 +19,10 @@ std::string describe_outer(const OuterStep& o) {
 // buckets' copies too).
 std::string bits_suffix(const ScheduleSpec& spec) {
   std::string out = spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
+  if (has_top_k(spec))
+    out += spec.top_k.index_bits == 32
+               ? fmt::format(",top_k={:g}", spec.top_k.density)
+               : fmt::format(",top_k={:g}/{}", spec.top_k.density, spec.top_k.index_bits);
   if (has_islands(spec))
     out += fmt::format(",island={}{}", spec.island_gpus, spec.bucket_view ? ",bucket_view" : "");
   return out;

@@ -50,6 +50,17 @@ struct OuterStep {
 // 4-bit), which divides the bytes on the wire and costs a quantize and a dequantize pass.
 inline constexpr int kPayloadBitChoices[] = {32, 16, 8, 4};
 
+// Top-k sparsification of the averaged payload (Aji & Heafield 2017, arXiv 1704.05021; Deep
+// Gradient Compression, Lin et al. 2018, arXiv 1712.01887): each worker adds its payload to an
+// error-feedback residual, sends the k = ceil(density x elements) largest-magnitude entries of the
+// residual as (value, index) pairs and keeps the rest for the next round. Sparse vectors with
+// different supports do not sum in place along a ring, so the workers all-gather them and each
+// sums all P locally (SparCML, Renggli et al. 2019, arXiv 1802.08021, section 3).
+struct TopK {
+  double density = 1;   // k / elements, in (0, 1); 1: dense (no top-k)
+  int index_bits = 32;  // bits per index on the wire (int32 indices by default)
+};
+
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::sgd;
   int tau = 1;    // steps between averagings (local_sgd, dasgd; H for the DiLoCo family); 1 for sgd
@@ -68,7 +79,8 @@ struct ScheduleSpec {
   // allreduce overlaps the whole next inner round; each outer step applies the worker's own fresh
   // outer gradient and the others' of the round before: D = (Delta_own(r) + S(r-1) - Delta_own(r-1)) / n.
   bool eager = false;
-  int payload_bits = 32;
+  int payload_bits = 32;  // bits per value on the wire, of top-k's values too
+  TopK top_k{};
   // Hierarchical data parallelism: GPUs in islands of this many (whole nodes), each island one
   // worker of the periodic schedule: synchronous data parallelism (the gradient buckets' allreduce
   // over the island, as sgd) every step inside it, the schedule's averaging between islands.
@@ -80,13 +92,18 @@ inline bool has_islands(const ScheduleSpec& s) {
   return s.kind != ScheduleKind::sgd && s.island_gpus > 1;
 }
 
+inline bool has_top_k(const ScheduleSpec& s) {
+  return s.top_k.density < 1;
+}
+
 inline bool is_diloco_family(const ScheduleSpec& s) {
   return s.kind == ScheduleKind::diloco || s.kind == ScheduleKind::streaming_diloco;
 }
 
 std::string to_string(ScheduleKind kind);
 // "sgd", "local_sgd(tau=4)", "dasgd(tau=4,d=1)", "diloco(H=100,nesterov lr=0.7 mu=0.9)",
-// "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when compressed,
+// "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when quantized,
+// ",top_k=0.01" (",top_k=0.01/16" with 16-bit indices) when sparsified,
 // ",island=8" with islands; "sgd(bucket_view)" / ",bucket_view" when the buckets are the gradients
 std::string describe(const ScheduleSpec& spec);
 

@@ -22,8 +22,6 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   compute::ComputeModel model(config.calibration, config.precision);
   auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
                                  config.batch_per_gpu, config.schedule.bucket_cap_bytes);
-  workers::plan_averaging(plan, config.workload, config.schedule,
-                          config.calibration.fitted.memory_bandwidth_Bps);
   const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
   const int measured =
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
@@ -32,6 +30,8 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   auto mailbox_slots = std::make_shared<collectives::MailboxSlots>();
   collectives::Communicator comm(config.platform, sim.platform(), config.collective, mailbox_slots);
   const int p = comm.size();
+  workers::plan_averaging(plan, config.workload, config.schedule,
+                          config.calibration.fitted.memory_bandwidth_Bps, p);
   // Hierarchical data parallelism: one communicator per island of whole nodes (its buckets'
   // allreduce); a run with fewer GPUs than an island (the 1-GPU baseline) is one island.
   const int island_gpus =

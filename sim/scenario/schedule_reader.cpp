@@ -21,14 +21,29 @@ int read_period(ObjectReader& s, const std::string& key) {
   return static_cast<int>(period);
 }
 
-// "compression": {"bits": 32 | 16 | 8 | 4}
-int read_compression_bits(ObjectReader c) {
-  const int64_t bits = c.integer("bits");
-  if (std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices), bits) ==
-      std::end(schedules::kPayloadBitChoices))
-    c.fail("bits", fmt::format("expected 32, 16, 8 or 4 bits per element, got {}", bits));
+// "compression": {"bits": 32 | 16 | 8 | 4, "top_k": density in (0, 1), "index_bits": 1 to 64}, at
+// least one of bits and top_k; index_bits only with top_k.
+void read_compression(ObjectReader c, schedules::ScheduleSpec& spec) {
+  if (!c.has("bits") && !c.has("top_k"))
+    c.fail("bits", "expected bits (32, 16, 8 or 4 per element), top_k (a density in (0, 1)) or both");
+  if (c.has("bits")) {
+    const int64_t bits = c.integer("bits");
+    if (std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices), bits) ==
+        std::end(schedules::kPayloadBitChoices))
+      c.fail("bits", fmt::format("expected 32, 16, 8 or 4 bits per element, got {}", bits));
+    spec.payload_bits = static_cast<int>(bits);
+  }
+  if (auto density = c.optional_number("top_k")) {
+    // Below 1e-9 even a 10^9-element model would send nothing.
+    if (!(*density >= 1e-9 && *density < 1))
+      c.fail("top_k", fmt::format("expected the fraction of elements sent, in [1e-9, 1), got {}", *density));
+    spec.top_k.density = *density;
+    if (auto index_bits = c.optional_integer_in("index_bits", 1, 64))
+      spec.top_k.index_bits = static_cast<int>(*index_bits);
+  } else if (c.has("index_bits")) {
+    c.fail("index_bits", "index_bits needs top_k (dense payloads send no indices)");
+  }
   c.finish();
-  return static_cast<int>(bits);
 }
 
 // "outer": {"optimizer": "nesterov" | "sgd", "lr": ..., "momentum": ...}, DiLoCo's by default.
@@ -98,8 +113,7 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
       if (s.has("outer")) spec.outer = read_outer(s.object("outer"));
       break;
   }
-  if (spec.kind != ScheduleKind::sgd && s.has("compression"))
-    spec.payload_bits = read_compression_bits(s.object("compression"));
+  if (spec.kind != ScheduleKind::sgd && s.has("compression")) read_compression(s.object("compression"), spec);
   if (spec.kind != ScheduleKind::sgd) {
     if (auto island = s.optional_integer_in("island_gpus", 1, 1 << 20))
       spec.island_gpus = static_cast<int>(*island);
@@ -146,6 +160,21 @@ void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Wo
                      fmt::format("expected at most {} fragments: workload {} has {} layers with parameters "
                                  "(a fragment is whole layers), got {}",
                                  most, workload.name, most, spec.fragments));
+}
+
+void check_top_k_collective(const schedules::ScheduleSpec& spec,
+                            const collectives::CollectiveOptions& options, const std::string& file,
+                            const std::string& path) {
+  if (!schedules::has_top_k(spec)) return;
+  using collectives::Algorithm;
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::ring)
+    throw InputError(file, path + ".compression.top_k",
+                     fmt::format("top-k's pairs are all-gathered, which runs on rings: expected collective "
+                                 "algorithm \"auto\" or \"ring\", got \"{}\"",
+                                 collectives::to_string(options.algorithm)));
+  if (options.progress == collectives::Progress::polled_rounds)
+    throw InputError(file, path + ".compression.top_k",
+                     "top-k's pairs are all-gathered, and progress polled_rounds replays allreduces only");
 }
 
 }  // namespace dasim::scenario

@@ -2,6 +2,7 @@
 // against what the schedule allows, so a bad one fails at load time with its JSON path.
 #pragma once
 
+#include "collectives/collective_types.hpp"
 #include "common/json_reader.hpp"
 #include "platform/platform_spec.hpp"
 #include "schedules/schedule_spec.hpp"
@@ -23,5 +24,12 @@ void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::Plat
 // `path`.fragments) a fragment count above the layers with parameters of `workload`.
 void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
                          const std::string& file, const std::string& path);
+
+// Top-k's pairs are all-gathered, which runs as NCCL's ring (the model has no tree, hierarchical or
+// NVLS all-gather, and polled_rounds replays an allreduce): refuses another algorithm or
+// polled_rounds progress (InputError at `path`.compression.top_k).
+void check_top_k_collective(const schedules::ScheduleSpec& spec,
+                            const collectives::CollectiveOptions& options, const std::string& file,
+                            const std::string& path);
 
 }  // namespace dasim::scenario

@@ -3,6 +3,7 @@
 #include "workload/fragments.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dasim::workers {
 
@@ -50,19 +51,50 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   return plan;
 }
 
+double scattered_bytes(double k, double n, double element_bytes) {
+  return std::min(k * std::max(kMemorySectorBytes, element_bytes), n * element_bytes);
+}
+
+namespace {
+
+// The compress and decompress passes of one averaged payload of n elements, in bytes moved.
+struct CodecBytes {
+  double compress = 0, decompress = 0, payload_per_rank = 0;
+};
+
+CodecBytes codec_bytes(double n, double element_bytes, const schedules::ScheduleSpec& schedule, int ranks) {
+  const double value_bytes = std::min(element_bytes, schedule.payload_bits / 8.0);
+  CodecBytes c;
+  if (!schedules::has_top_k(schedule)) {
+    c.payload_per_rank = n * value_bytes;
+    if (value_bytes < element_bytes) c.compress = c.decompress = n * (element_bytes + value_bytes);
+    return c;
+  }
+  const double k = std::ceil(schedule.top_k.density * n);
+  const double pairs = k * (value_bytes + schedule.top_k.index_bits / 8.0);
+  c.payload_per_rank = pairs;
+  c.compress = 4 * n * element_bytes + pairs + scattered_bytes(k, n, element_bytes);
+  c.decompress = n * element_bytes + ranks * (pairs + 2 * scattered_bytes(k, n, element_bytes));
+  return c;
+}
+
+}  // namespace
+
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
-                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps) {
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks) {
   const double element_bytes = workload.gradient_element_bytes();
-  const double payload_per_element = std::min(element_bytes, schedule.payload_bits / 8.0);
-  const bool compressed = payload_per_element < element_bytes;
   // Seconds to stream `bytes` through memory once; no bandwidth calibrated: free, as the dasgd passes.
   auto pass_s = [&](double bytes) { return memory_bandwidth_Bps > 0 ? bytes / memory_bandwidth_Bps : 0.0; };
-  auto codec_s = [&](double params) {
-    return compressed ? pass_s(params * (element_bytes + payload_per_element)) : 0.0;
+  // The all-gather carries every worker's pairs; the allreduce one (reduced) payload.
+  plan.gather_averages = schedules::has_top_k(schedule);
+  auto on_the_wire = [&](const CodecBytes& c) {
+    return plan.gather_averages ? ranks * c.payload_per_rank : c.payload_per_rank;
   };
   const double params = static_cast<double>(workload.total_params());
-  plan.averaged_payload_bytes = params * payload_per_element;
-  plan.compress_s = plan.decompress_s = codec_s(params);
+  const CodecBytes whole = codec_bytes(params, element_bytes, schedule, ranks);
+  plan.averaged_payload_bytes = on_the_wire(whole);
+  plan.compress_s = pass_s(whole.compress);
+  plan.decompress_s = pass_s(whole.decompress);
   plan.fragment_payload_bytes.clear();
   plan.outer_gradient_s.clear();
   plan.outer_step_s.clear();
@@ -72,10 +104,10 @@ void plan_averaging(StepPlan& plan, const workload::Workload& workload,
       (schedule.outer.optimizer == schedules::OuterOptimizer::nesterov ? 7 : 5) + (schedule.eager ? 3 : 0);
   for (const auto& f : workload::plan_fragments(workload.layer_params(), schedule.fragments)) {
     const double fragment_params = static_cast<double>(f.params);
-    plan.fragment_payload_bytes.push_back(fragment_params * payload_per_element);
-    plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes) + codec_s(fragment_params));
-    plan.outer_step_s.push_back(codec_s(fragment_params) +
-                                pass_s(step_streams * fragment_params * element_bytes));
+    const CodecBytes fragment = codec_bytes(fragment_params, element_bytes, schedule, ranks);
+    plan.fragment_payload_bytes.push_back(on_the_wire(fragment));
+    plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes + fragment.compress));
+    plan.outer_step_s.push_back(pass_s(fragment.decompress + step_streams * fragment_params * element_bytes));
   }
 }
 

@@ -36,12 +36,14 @@ struct StepPlan {
   double snapshot_s = 0;       // dasgd: copy of the weights: 2 weight-sized streams
 
   // The averaged payload of the periodic schedules (plan_averaging), compression included: what
-  // the weight / snapshot allreduce carries, and the quantize pass before it and the dequantize
-  // pass after it (0 uncompressed).
+  // the weight / snapshot collective carries, and the compress pass before it and the decompress
+  // pass after it (0 uncompressed). With top-k the collective is an all-gather and its bytes are
+  // the gathered total: every worker's (value, index) pairs.
+  bool gather_averages = false;
   double averaged_payload_bytes = 0;
   double compress_s = 0, decompress_s = 0;
-  // The DiLoCo family, per fragment (one for diloco): the outer gradient's allreduce payload, the
-  // outer gradient pass (quantize included) and the outer step (dequantize, optimizer, merge).
+  // The DiLoCo family, per fragment (one for diloco): the outer gradient's collective payload, the
+  // outer gradient pass (compression included) and the outer step (decompression, optimizer, merge).
   std::vector<double> fragment_payload_bytes, outer_gradient_s, outer_step_s;
 
   double backward_s() const;
@@ -51,16 +53,27 @@ struct StepPlan {
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
                    double memory_bandwidth_Bps, int batch, double bucket_cap_bytes);
 
-// The averaging part of `plan` for a periodic schedule: payload bytes after compression to
-// schedule.payload_bits (never more than the workload's own element size), and the element-wise
-// passes as memory-bound compute at `memory_bandwidth_Bps`:
+// The averaging part of `plan` for a periodic schedule averaged over `ranks` workers: payload
+// bytes after compression to schedule.payload_bits (never more than the workload's own element
+// size) and top-k, and the element-wise passes as memory-bound compute at `memory_bandwidth_Bps`:
 //   quantize    read a weight-sized stream, write the compressed payload
 //   dequantize  read the compressed payload, write a weight-sized stream
+//   top-k       residual += payload (3 weight-sized streams), a selection pass over the residual
+//               (1 stream: the threshold from a sample, as DGC), write the k pairs, clear the k
+//               sent entries of the residual (scattered: TopKCost)
+//   top-k sum   zero a weight-sized accumulator, then per worker read its k pairs and add them
+//               into the accumulator (a scattered read and write)
 //   outer gradient  Delta = theta_global - theta: 3 weight-sized streams (read 2, write 1)
 //   outer step  sgd: theta_global read + write, Delta read, theta read + write (lerp): 5 streams;
 //               nesterov also reads and writes the momentum: 7 streams; eager 3 more (the
 //               combination of the own and the previous round's outer gradients)
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
-                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps);
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks);
+
+// Bytes a scattered access to k of n elements of `element_bytes` moves: GPU memory moves whole
+// 32-byte sectors (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory"), so each
+// of k entries far apart costs a sector, and never more than the whole n-element vector.
+double scattered_bytes(double k, double n, double element_bytes);
+inline constexpr double kMemorySectorBytes = 32;
 
 }  // namespace dasim::workers

@@ -87,10 +87,11 @@ void Worker::poll() {
   if (now() > begin) record_.add(record_.wait, begin, now(), "polls", "wait");
 }
 
-Worker::Collective Worker::start_allreduce(double bytes, const std::string& name,
-                                           collectives::Communicator& group, int group_rank) {
+Worker::Collective Worker::start_collective(collectives::Op op, double bytes, const std::string& name,
+                                            collectives::Communicator& group, int group_rank) {
   auto allreduce =
-      std::make_shared<Allreduce>(Allreduce{bytes, name, nullptr, nullptr, now(), &group, group_rank});
+      std::make_shared<Allreduce>(Allreduce{op, bytes, name, nullptr, nullptr, now(), &group, group_rank});
+  // The scenario reader refuses top-k's all-gather with polled_rounds (an allreduce replay).
   if (comm_.options().progress == collectives::Progress::polled_rounds && group.size() > 1) {
     allreduce->ring = group.join_polled_ring(group_rank, bytes);
     rings_in_flight_.push_back(allreduce);
@@ -101,7 +102,7 @@ Worker::Collective Worker::start_allreduce(double bytes, const std::string& name
   // ones (MPI on CPU ranks that make no call in between) only advance inside the wait, so they
   // start there.
   if (comm_.options().progress != collectives::Progress::host) {
-    allreduce->pending = group.start(group_rank, collectives::Op::allreduce, bytes);
+    allreduce->pending = group.start(group_rank, op, bytes);
     track_interference(allreduce);
   }
   return allreduce;
@@ -123,8 +124,7 @@ void Worker::wait_for(const Collective& allreduce) {
     return;
   }
   if (!allreduce->pending)
-    allreduce->pending =
-        allreduce->group->start(allreduce->group_rank, collectives::Op::allreduce, allreduce->bytes);
+    allreduce->pending = allreduce->group->start(allreduce->group_rank, allreduce->op, allreduce->bytes);
   auto& pending = *allreduce->pending;
   pending.wait();
   if (now() > begin) record_.add(record_.wait, begin, now(), "wait", "wait");
@@ -186,25 +186,32 @@ Worker::Collective Worker::start(schedules::Payload payload) {
       const double copy_s = !schedule_.bucket_view && group.size() > 1 ? plan_.bucket_copy_s[b] : 0.0;
       compute(copy_s, "bucket copy in");
       auto allreduce =
-          start_allreduce(plan_.bucket_bytes[b],
-                          fmt::format("{}allreduce bucket {}", island_ ? "island " : "", payload.bucket),
-                          group, island_ ? setup_.island_rank : setup_.rank);
+          start_collective(collectives::Op::allreduce, plan_.bucket_bytes[b],
+                           fmt::format("{}allreduce bucket {}", island_ ? "island " : "", payload.bucket),
+                           group, island_ ? setup_.island_rank : setup_.rank);
       allreduce->copy_out_s = copy_s;
       return allreduce;
     }
     case Kind::weights:
-      compute(plan_.compress_s, "quantize");
-      return start_allreduce(plan_.averaged_payload_bytes, "allreduce weights");
+      compute(plan_.compress_s, compress_name());
+      return start_averaging(plan_.averaged_payload_bytes, "weights");
     case Kind::snapshot:
-      compute(plan_.compress_s, "quantize");
-      return start_allreduce(plan_.averaged_payload_bytes, "allreduce snapshot");
+      compute(plan_.compress_s, compress_name());
+      return start_averaging(plan_.averaged_payload_bytes, "snapshot");
     case Kind::outer_gradient:
-      return start_allreduce(plan_.fragment_payload_bytes[size_t(payload.bucket)],
+      return start_averaging(plan_.fragment_payload_bytes[size_t(payload.bucket)],
                              plan_.fragment_payload_bytes.size() == 1
-                                 ? std::string("allreduce outer gradient")
-                                 : fmt::format("allreduce outer gradient {}", payload.bucket));
+                                 ? std::string("outer gradient")
+                                 : fmt::format("outer gradient {}", payload.bucket));
   }
   return nullptr;
+}
+
+Worker::Collective Worker::start_averaging(double bytes, const std::string& what) {
+  if (plan_.gather_averages)
+    return start_collective(collectives::Op::all_gather, bytes, "all_gather top-k " + what, comm_,
+                            setup_.rank);
+  return start_collective(collectives::Op::allreduce, bytes, "allreduce " + what, comm_, setup_.rank);
 }
 
 void Worker::apply_gradients(bool) {
@@ -216,11 +223,11 @@ void Worker::take_snapshot() {
 }
 
 void Worker::average_weights() {
-  compute(plan_.decompress_s, "dequantize");
+  compute(plan_.decompress_s, decompress_name());
 }
 
 void Worker::apply_average() {
-  compute(plan_.decompress_s, "dequantize");
+  compute(plan_.decompress_s, decompress_name());
   compute(plan_.apply_average_s, "apply average");
 }
 

@@ -42,8 +42,10 @@ class Worker {
          collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island = nullptr);
   void operator()();  // runs all iterations; call as the actor body
 
-  // An allreduce this worker has asked for. With host progress it only starts when waited for.
+  // A collective this worker has asked for: an allreduce, or the all-gather of top-k's pairs. With
+  // host progress it only starts when waited for.
   struct Allreduce {
+    collectives::Op op = collectives::Op::allreduce;
     double bytes = 0;
     std::string name;
     collectives::PendingCollectivePtr pending;      // null until started
@@ -74,6 +76,9 @@ class Worker {
 
  private:
   void compute(double seconds, const char* name);
+  // The trace's names of the averaged payload's compress and decompress passes.
+  const char* compress_name() const { return plan_.gather_averages ? "top-k select" : "quantize"; }
+  const char* decompress_name() const { return plan_.gather_averages ? "top-k sum" : "dequantize"; }
   // Layer by layer, polling the collectives in flight after each one (progress polled_rounds,
   // as dasim-train calls MPI_Test between layers); one block of compute otherwise.
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
@@ -83,12 +88,11 @@ class Worker {
   // Interference: a collective just started on this GPU, counted in flight until it completes
   // (noticed by the collective's completion callback, in the actor whose part ends it).
   void track_interference(const Collective& allreduce);
-  // An allreduce over `group` (comm_ or the island's), in which this rank is `group_rank`.
-  Collective start_allreduce(double bytes, const std::string& name, collectives::Communicator& group,
-                             int group_rank);
-  Collective start_allreduce(double bytes, const std::string& name) {
-    return start_allreduce(bytes, name, comm_, setup_.rank);
-  }
+  // A collective over `group` (comm_ or the island's), in which this rank is `group_rank`.
+  Collective start_collective(collectives::Op op, double bytes, const std::string& name,
+                              collectives::Communicator& group, int group_rank);
+  // The periodic schedules' averaging over comm_: an allreduce, or with top-k an all-gather.
+  Collective start_averaging(double bytes, const std::string& what);
 
   WorkerSetup setup_;
   const StepPlan& plan_;

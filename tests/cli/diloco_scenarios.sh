@@ -15,7 +15,9 @@ scenario good '[{"type": "diloco", "H": 10},
   {"type": "diloco", "H": 10, "outer": {"optimizer": "sgd", "lr": 1}, "compression": {"bits": 8}},
   {"type": "streaming_diloco", "H": 20, "fragments": 4, "overlap_steps": 2, "alpha": 0.5,
    "compression": {"bits": 4}},
-  {"type": "local_sgd", "tau": 10}]'
+  {"type": "local_sgd", "tau": 10},
+  {"type": "diloco", "H": 10, "compression": {"bits": 8, "top_k": 0.01, "index_bits": 16}},
+  {"type": "diloco", "H": 10, "compression": {"top_k": 0.01}}]'
 expect_ok "diloco scenario" "$BIN/dasim" run "$WORK/good.json" --out "$WORK/out" --quiet
 /usr/bin/python3 - "$WORK/out/results.csv" <<'PY' || fail "diloco results"
 import csv, sys
@@ -23,7 +25,8 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 detail = [r["schedule_detail"] for r in rows if r["gpus"] == "8"]
 assert detail == ["diloco(H=10,nesterov lr=0.7 mu=0.9)", "diloco(H=10,sgd lr=1,bits=8)",
                   "streaming_diloco(H=20,P=4,d=2,alpha=0.5,nesterov lr=0.7 mu=0.9,bits=4)",
-                  "local_sgd(tau=10)"], detail
+                  "local_sgd(tau=10)", "diloco(H=10,nesterov lr=0.7 mu=0.9,bits=8,top_k=0.01/16)",
+                  "diloco(H=10,nesterov lr=0.7 mu=0.9,top_k=0.01)"], detail
 by = {r["schedule_detail"]: r for r in rows if r["gpus"] == "8"}
 # Blocking DiLoCo and local SGD with the same period exchange the same fp32 weight-sized payload:
 # the same communication per step; 8-bit DiLoCo about a quarter of it.
@@ -32,6 +35,12 @@ assert abs(full - local) < 1e-3 * local, (full, local)
 assert 0.2 < float(by[detail[1]]["comm_s"]) / full < 0.3, by[detail[1]]["comm_s"]
 # Streaming DiLoCo's fragments (2.5% of a 25 ms ResNet-50 allreduce each, 4 bits) hide in 2 steps.
 assert float(by[detail[2]]["exposed_comm_s"]) == 0.0, by[detail[2]]
+# Top-k at 1% of ResNet-50's 25,557,032 parameters: k = 255,571 pairs per worker, all-gathered, so
+# each of 8 ranks receives 7 workers' pairs; 8-bit values with 16-bit indices (3 B) against fp32
+# values with 32-bit indices (8 B) take 7 x 255,571 x 5 B / 12.5e9 B/s less per round of H = 10.
+small, large = float(by[detail[4]]["comm_s"]), float(by[detail[5]]["comm_s"])
+assert abs((large - small) - 7 * 255571 * 5 / 12.5e9 / 10) < 1e-3 * (large - small), (small, large)
+assert large < full / 10, (large, full)
 PY
 grep -q "streaming_diloco(H=20,P=4" "$WORK/stdout" || fail "summary table lacks the streaming_diloco label"
 
@@ -55,6 +64,14 @@ bad alpha 'schedules[0].alpha: expected a mixing factor in [0, 1], got 2' \
   '{"type": "streaming_diloco", "H": 4, "fragments": 2, "overlap_steps": 1, "alpha": 2}'
 bad bits 'schedules[0].compression.bits: expected 32, 16, 8 or 4 bits per element, got 3' \
   '{"type": "diloco", "H": 4, "compression": {"bits": 3}}'
+bad empty_compression 'schedules[0].compression.bits: expected bits (32, 16, 8 or 4 per element), top_k (a density in (0, 1)) or both' \
+  '{"type": "diloco", "H": 4, "compression": {}}'
+bad top_k_one 'schedules[0].compression.top_k: expected the fraction of elements sent, in [1e-9, 1), got 1' \
+  '{"type": "diloco", "H": 4, "compression": {"top_k": 1}}'
+bad index_bits_without_top_k 'schedules[0].compression.index_bits: index_bits needs top_k' \
+  '{"type": "local_sgd", "tau": 4, "compression": {"bits": 8, "index_bits": 16}}'
+bad index_bits_range 'schedules[0].compression.index_bits: expected an integer in 1..64, got 0' \
+  '{"type": "dasgd", "tau": 4, "delay": 1, "compression": {"top_k": 0.1, "index_bits": 0}}'
 bad sgd_compression 'schedules[0].compression: unknown key' '{"type": "sgd", "compression": {"bits": 8}}'
 bad outer_optimizer 'schedules[0].outer.optimizer: expected one of sgd, nesterov, got "adam"' \
   '{"type": "diloco", "H": 4, "outer": {"optimizer": "adam"}}'
@@ -79,6 +96,19 @@ JSON
 expect_bad_input "islands of part of a node" \
   "dgx.json: schedules[0].island_gpus: expected whole nodes: a multiple of platform dgx1-v100-edr's 8 GPUs per node, got 4" \
   "$BIN/dasim" validate "$WORK/dgx.json"
+
+# Top-k's all-gather runs on rings: a tree allreduce setting or polled_rounds cannot carry it.
+for setting in '"algorithm": "tree"|which runs on rings: expected collective algorithm "auto" or "ring", got "tree"' \
+  '"progress": "polled_rounds"|and progress polled_rounds replays allreduces only'; do
+  cat >"$WORK/topk-collective.json" <<JSON
+{"platforms": [{"file": "$SRC/platforms/flat-100gbe-64.json", "nodes": [2]}], "workloads": ["resnet50"],
+ "batch_per_gpu": 32, "collective": {${setting%%|*}},
+ "schedules": [{"type": "diloco", "H": 4, "compression": {"top_k": 0.01}}]}
+JSON
+  expect_bad_input "top-k with ${setting%%|*}" \
+    "topk-collective.json: schedules[0].compression.top_k: top-k's pairs are all-gathered, ${setting#*|}" \
+    "$BIN/dasim" validate "$WORK/topk-collective.json"
+done
 
 # Islands of 4 GPUs run DDP's buckets inside (8 GPUs: 2 islands); the row names them.
 scenario islands '[{"type": "diloco", "H": 10, "island_gpus": 4, "bucket_cap": "25MiB"}]'

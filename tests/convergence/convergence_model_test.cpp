@@ -70,6 +70,9 @@ TEST(ConvergenceModel, NoStepsWithoutATermOrForWhatItHasNoTermFor) {
   compressed.payload_bits = 8;
   EXPECT_FALSE(predict_steps(model(), compressed, 8, 32).steps);
   EXPECT_TRUE(no_term_for(model(), compressed));
+  auto sparse = spec(ScheduleKind::local_sgd, 4);
+  sparse.top_k.density = 0.01;
+  EXPECT_EQ(no_term_for(model(), sparse).value_or(""), "the model has no term for top-k sparsification");
   EXPECT_FALSE(no_term_for(model(), spec(ScheduleKind::sgd)));
   auto m = model();
   m.schedules["local_sgd"].period_coefficient = -0.5;  // 1 - 0.5 x 3 x 7/8 < 0: no nonsense steps

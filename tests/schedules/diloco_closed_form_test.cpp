@@ -5,6 +5,7 @@
 //   a quantize / dequantize pass to b bits: (4 + b/8) B x 10 M / 1e12 B/s.
 // Streaming DiLoCo's fragments are the two layers (20e6 B each), so each pass costs half.
 #include "two_layer_fixture.hpp"
+#include "workers/step_plan.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -113,6 +114,67 @@ TEST(Compression, AppliesToLocalSgdsWeightAverage) {
   const double allreduce = ring(8, 10e6);
   const double expected = kStep + (allreduce + 2 * codec(10e6, 8)) / 4;
   EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
+}
+
+// Top-k at density 0.01 of the 10 M elements: k = 100,000 (value, index) pairs per worker. Sent as
+// an all-gather of every worker's pairs: on flat-100gbe's ring (P-1)/P x total / B + (P-1) x 2 us.
+// The passes, at 1e12 B/s:
+//   select  residual += Delta (3 x 40e6 B) + selection (40e6 B) + the pairs + clearing k entries of
+//           the residual, a 32-byte sector each (100,000 x 32 B) = 160e6 + pairs + 3.2e6 B;
+//   sum     zero a 40e6 B accumulator, then per worker its pairs and a scattered read and write
+//           of k sectors (2 x 3.2e6 B) = 40e6 + P x (pairs + 6.4e6) B.
+constexpr double kTopK = 100'000;
+
+double all_gather(int p, double total_bytes) {
+  return (p - 1.0) / p * total_bytes / 12.5e9 + (p - 1) * 2e-6;
+}
+
+schedules::ScheduleSpec sparse(schedules::ScheduleSpec s, int value_bits, int index_bits) {
+  s.payload_bits = value_bits;
+  s.top_k = {0.01, index_bits};
+  return s;
+}
+
+TEST(TopK, AllGathersEveryWorkersPairsAndPaysTheSelectionAndTheSum) {
+  for (auto [value_bits, index_bits] : {std::pair{32, 32}, std::pair{8, 16}}) {
+    const double pairs = kTopK * (value_bits + index_bits) / 8;  // 800 kB or 300 kB per worker
+    auto r = simulate(config(8, sparse(diloco(4), value_bits, index_bits)));
+    const double gather = all_gather(8, 8 * pairs);
+    EXPECT_NEAR(r.exposed_comm_s, gather / 4, 1e-3 * gather / 4) << value_bits << "/" << index_bits;
+    const double select = (160e6 + pairs + 3.2e6) / 1e12, sum = (40e6 + 8 * (pairs + 6.4e6)) / 1e12;
+    const double expected = kStep + (gather + kOuterGradient + select + sum + kOuterStep) / 4;
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected) << value_bits << "/" << index_bits;
+  }
+}
+
+TEST(TopK, SparsifiesLocalSgdsWeightAverageToo) {
+  auto r = simulate(config(8, sparse(periodic(schedules::ScheduleKind::local_sgd, 4, 0), 32, 32)));
+  const double pairs = kTopK * 8, gather = all_gather(8, 8 * pairs);
+  const double expected = kStep + (gather + (160e6 + pairs + 3.2e6 + 40e6 + 8 * (pairs + 6.4e6)) / 1e12) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
+}
+
+TEST(TopK, CostsMoreThanTheDenseAllreduceOnceEnoughWorkersSendPairs) {
+  // Each rank receives (P-1) workers' pairs, against 2 (P-1)/P x 40e6 B for the dense ring: at
+  // density 0.05 (4e6 B of 8-byte pairs) they cross at P = 2 x 40e6 / 4e6 = 20.
+  auto at_density = [](schedules::ScheduleSpec s) {
+    s.top_k.density = 0.05;
+    return s;
+  };
+  for (int p : {8, 32}) {
+    auto dense = simulate(config(p, diloco(4)));
+    auto topk = simulate(config(p, at_density(sparse(diloco(4), 32, 32))));
+    const double gather = all_gather(p, p * 4e6), ring_time = ring(p, kWeights);
+    EXPECT_NEAR(topk.exposed_comm_s, gather / 4, 1e-3 * gather / 4) << p;
+    EXPECT_NEAR(dense.exposed_comm_s, ring_time / 4, 1e-3 * ring_time / 4) << p;
+    EXPECT_EQ(topk.exposed_comm_s < dense.exposed_comm_s, p < 20) << p;
+  }
+}
+
+TEST(TopK, AScatteredAccessMovesASectorPerEntryAndNeverMoreThanTheVector) {
+  EXPECT_DOUBLE_EQ(workers::scattered_bytes(10, 1000, 4), 320);
+  EXPECT_DOUBLE_EQ(workers::scattered_bytes(500, 1000, 4), 4000);  // dense enough: the whole vector
+  EXPECT_DOUBLE_EQ(workers::scattered_bytes(10, 1000, 64), 640);   // an element wider than a sector
 }
 
 }  // namespace
