@@ -5,6 +5,8 @@
 #include "step_timing.hpp"
 #include "update_rules.hpp"
 
+#include <algorithm>
+
 namespace dasim::executor {
 
 using schedules::Payload;
@@ -35,6 +37,11 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
         eager_delta_[i].assign(global_.size(), 0.0f);
         eager_sum_[i].assign(global_.size(), 0.0f);
       }
+    if (schedules::has_top_k(options.schedule)) {
+      residual_.assign(global_.size(), 0.0f);
+      sent_.resize(fragments_.size());
+      gathered_.resize(fragments_.size());
+    }
   }
   loop_start_s_ = wall_now_s();
 }
@@ -74,9 +81,20 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
     const auto& f = fragments_[size_t(payload.bucket)];
     auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
     auto& sum = options_.schedule.eager ? eager_sum_[eager_round_ % 2] : delta_sum_;
-    mpi_check(MPI_Iallreduce(delta.data() + f.param_offset, sum.data() + f.param_offset,
-                             static_cast<int>(f.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
-              "MPI_Iallreduce (outer gradient)");
+    if (schedules::has_top_k(options_.schedule)) {  // the options refuse top-k with eager
+      const auto p = size_t(payload.bucket);
+      const int64_t k = top_k_count(options_.schedule.top_k.density, f.params);
+      top_k_select(residual_, delta, f.param_offset, f.params, k, sent_[p]);
+      gathered_[p].resize(size_t(k) * size_t(ranks_));
+      const int bytes = static_cast<int>(k * int64_t{sizeof(SparseEntry)});
+      mpi_check(MPI_Iallgather(sent_[p].data(), bytes, MPI_BYTE, gathered_[p].data(), bytes, MPI_BYTE, comm_,
+                               &requests_[c]),
+                "MPI_Iallgather (top-k outer gradient)");
+    } else {
+      mpi_check(MPI_Iallreduce(delta.data() + f.param_offset, sum.data() + f.param_offset,
+                               static_cast<int>(f.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+                "MPI_Iallreduce (outer gradient)");
+    }
   } else if (payload.kind == Payload::Kind::gradient_bucket) {
     c = size_t(payload.bucket);
     const auto& bucket = out_.buckets[c];
@@ -145,6 +163,11 @@ void MpiBackend::outer_gradient(int fragment) {
 
 void MpiBackend::outer_step(int fragment) {
   const auto& f = fragments_[size_t(fragment)];
+  if (schedules::has_top_k(options_.schedule)) {  // the sum of every rank's pairs, in rank order
+    const auto& all = gathered_[size_t(fragment)];
+    std::fill(delta_sum_.begin() + f.param_offset, delta_sum_.begin() + f.param_offset + f.params, 0.0f);
+    add_sparse(delta_sum_, all.data(), static_cast<int64_t>(all.size()), f.param_offset);
+  }
   if (options_.schedule.eager) {  // delta_sum_ holds the combination this round applies
     const long now = eager_round_ % 2, before = 1 - now;
     eager_combination(delta_sum_, eager_delta_[now], eager_sum_[before], eager_delta_[before],

@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "schedules/run_schedule.hpp"
 #include "step_record.hpp"
+#include "top_k.hpp"
 #include "workload/fragments.hpp"
 
 #include <mpi.h>
@@ -75,6 +76,10 @@ class MpiBackend {
   // ([round % 2]), and whether there was one before.
   std::vector<float> eager_delta_[2], eager_sum_[2];
   long eager_round_ = 0;
+  // Top-k (--top-k): the error-feedback residual, and per fragment the k pairs this rank sent and
+  // every rank's pairs, all-gathered in rank order.
+  std::vector<float> residual_;
+  std::vector<std::vector<SparseEntry>> sent_, gathered_;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

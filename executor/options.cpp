@@ -39,7 +39,7 @@ std::vector<int> parse_widths(const std::string& text) {
 struct RawOptions {
   std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB", device = "cpu";
   std::optional<int> tau, delay, H, fragments, overlap_steps;
-  std::optional<double> alpha, outer_lr, outer_momentum;
+  std::optional<double> alpha, outer_lr, outer_momentum, top_k;
   std::optional<std::string> outer_optimizer;
   std::optional<int> island_ranks;
   bool eager = false;
@@ -79,6 +79,9 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       "--island-ranks", raw.island_ranks,
       "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
       "step; the periodic schedule runs between islands (default 1: every rank a worker)");
+  app.add_option("--top-k", raw.top_k,
+                 "diloco family: send each outer gradient's largest entries, this fraction of them, with "
+                 "error feedback; the pairs are all-gathered (docs/algorithms.md)");
   app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
@@ -150,6 +153,12 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
     if (s.kind != schedules::ScheduleKind::diloco) bad("--eager: only diloco has eager outer steps");
     s.eager = true;
   }
+  if (raw.top_k) {
+    if (!(*raw.top_k >= 1e-9 && *raw.top_k < 1))
+      bad(fmt::format("--top-k: expected the fraction of entries sent, in [1e-9, 1), got {}", *raw.top_k));
+    if (s.eager) bad("--top-k: eager outer steps combine dense outer gradients; use diloco without --eager");
+    s.top_k.density = *raw.top_k;
+  }
   if (raw.outer_optimizer) s.outer.optimizer = *schedules::kOuterOptimizerNames.parse(*raw.outer_optimizer);
   s.outer.lr = raw.outer_lr.value_or(s.outer.lr);
   if (!(s.outer.lr > 0 && s.outer.lr <= 10))
@@ -176,8 +185,9 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
   }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
-                  raw.outer_lr || raw.outer_momentum || raw.eager))
-    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*/--eager: only for diloco and streaming_diloco");
+                  raw.outer_lr || raw.outer_momentum || raw.eager || raw.top_k))
+    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*/--eager/--top-k: only for diloco and "
+        "streaming_diloco");
   if (diloco) {
     if (raw.tau || raw.delay) bad("--tau/--delay: the DiLoCo family takes --H and --overlap-steps");
     finish_diloco(o, raw);
@@ -203,6 +213,8 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
   o.device = *kDeviceNames.parse(raw.device);  // checked by IsMember
   if (o.device == Device::cuda && schedules::has_islands(o.schedule))
     bad("--island-ranks: the NCCL trainer has one communicator for all ranks; islands run on --device cpu");
+  if (o.device == Device::cuda && schedules::has_top_k(o.schedule))
+    bad("--top-k: the NCCL trainer all-reduces dense outer gradients; top-k runs on --device cpu");
   if (o.device == Device::cuda && !o.profile.empty())
     bad("--profile: per-layer times are measured on --device cpu only");
   if (o.device == Device::cuda && o.verify)

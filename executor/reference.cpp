@@ -3,6 +3,7 @@
 
 #include "mlp.hpp"
 #include "model_buckets.hpp"
+#include "top_k.hpp"
 #include "update_rules.hpp"
 
 #include <algorithm>
@@ -41,6 +42,9 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
   std::vector<float> global = models.front().weights(), momentum(global.size(), 0.0f), delta(global.size()),
                      delta_sum(global.size());
   std::vector<long> outer_due(fragments.size(), 0);
+  // Top-k: each replica's error-feedback residual; the pairs it sends.
+  std::vector<std::vector<float>> residuals(size_t(n), std::vector<float>(global.size(), 0.0f));
+  std::vector<SparseEntry> sent;
   // Eager diloco: per replica its outer weights and momentum (they differ), its outer gradients of
   // this round and the one before, and the previous round's sum.
   std::vector<std::vector<float>> eager_global(size_t(n), global), eager_momentum(size_t(n), momentum),
@@ -122,8 +126,14 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
         if (!is_fragment_sync_step(schedule, int(p), k)) continue;
         const auto& f = fragments[p];
         std::fill(delta_sum.begin() + f.param_offset, delta_sum.begin() + f.param_offset + f.params, 0.0f);
-        for (int j = 0; j < n; ++j) {
+        for (int j = 0; j < n; ++j) {  // in rank order, as the trainer adds the gathered pairs
           outer_gradient(global, models[j].weights(), delta, f.param_offset, f.params);
+          if (has_top_k(schedule)) {
+            const int64_t k = top_k_count(schedule.top_k.density, f.params);
+            top_k_select(residuals[size_t(j)], delta, f.param_offset, f.params, k, sent);
+            add_sparse(delta_sum, sent.data(), k, f.param_offset);
+            continue;
+          }
           for (int64_t i = f.param_offset; i < f.param_offset + f.params; ++i)
             delta_sum[size_t(i)] += delta[size_t(i)];
         }

@@ -173,6 +173,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["schedule_detail"] = schedules::describe(o.schedule);
   config["island_ranks"] = o.schedule.island_gpus;
   config["eager"] = o.schedule.eager;
+  if (schedules::has_top_k(o.schedule)) config["top_k"] = o.schedule.top_k.density;
   if (schedules::is_diloco_family(o.schedule))
     config["outer"] = {{"optimizer", schedules::kOuterOptimizerNames.name(o.schedule.outer.optimizer)},
                        {"lr", o.schedule.outer.lr},

@@ -152,6 +152,9 @@ ConvergenceFit fit_convergence(const std::vector<TrainingRun>& runs, double targ
     if (r.schedule.eager)
       throw InputError(r.file, "config.eager",
                        "the model has no term for eager outer steps: leave eager runs out");
+    if (schedules::has_top_k(r.schedule))
+      throw InputError(r.file, "config.top_k",
+                       "the model has no term for top-k sparsification: leave top-k runs out");
     if (r.schedule.kind == schedules::ScheduleKind::sgd)
       sgd.push_back(&r);
     else

@@ -50,6 +50,13 @@ schedules::ScheduleSpec read_schedule(const nlohmann::json& config, const std::s
     if (!config.at("eager").is_boolean()) throw InputError(file, "config.eager", "expected true or false");
     spec.eager = config.at("eager").get<bool>();
   }
+  if (config.contains("top_k")) {  // written for runs with --top-k only
+    const auto& density = config.at("top_k");
+    if (!density.is_number() || !(density.get<double>() > 0 && density.get<double>() < 1))
+      throw InputError(file, "config.top_k",
+                       fmt::format("expected a density in (0, 1), got {}", density.dump()));
+    spec.top_k.density = density.get<double>();
+  }
   // The DiLoCo family's outer step (dasim-train writes it since fit-convergence reads it; older
   // runs had its defaults unless their command line said otherwise, which the fit cannot know).
   if (config.contains("outer")) {

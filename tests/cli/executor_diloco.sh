@@ -30,6 +30,16 @@ run_checked eager --schedule diloco --H 10 --eager
 [ "$(json "$WORK/eager.json" "all(r['drain_s'] > 0 for r in d['per_rank_steps'])")" = True ] ||
   fail "eager diloco: the last round's allreduce is not drained"
 
+# Top-k with error feedback (10% of each outer gradient, all-gathered): every rank's weights equal
+# the serial reference's, which sparsifies each replica in turn, and the target is still reached;
+# the loss curve is not dense DiLoCo's.
+run_checked top_k --schedule diloco --H 10 --top-k 0.1
+[ "$(json "$WORK/top_k.json" "d['results'][0]['schedule_detail']")" = "diloco(H=10,nesterov lr=0.7 mu=0.9,top_k=0.1)" ] ||
+  fail "top-k schedule_detail"
+! same_loss_curve "$WORK/top_k.json" "$WORK/diloco.json" 120 1e-4 "top-k vs dense" 2>/dev/null ||
+  fail "top-k diloco follows dense diloco's loss curve"
+run_checked streaming_top_k --schedule streaming_diloco --H 12 --fragments 3 --overlap-steps 2 --top-k 0.1
+
 # diloco with the sgd outer optimizer at lr 1 is local SGD (ALGORITHMS.md): the same loss curve.
 mpi2 --schedule local_sgd --tau 6 --steps 120 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
 same_loss_curve "$WORK/outer_sgd.json" "$WORK/local.json" 120 1e-4 "diloco(outer sgd lr 1) vs local_sgd" ||
@@ -53,4 +63,6 @@ expect_refused "only for diloco" --schedule dasgd --H 10
 expect_refused "takes --H" --schedule diloco --tau 4
 expect_refused "use streaming_diloco" --schedule diloco --fragments 2
 expect_refused "only diloco has eager" --schedule streaming_diloco --H 4 --fragments 2 --eager
+expect_refused "without --eager" --schedule diloco --H 4 --eager --top-k 0.1
+expect_refused "in \[1e-9, 1)" --schedule diloco --top-k 1
 echo "executor_diloco: ok"

@@ -40,6 +40,12 @@ TEST(Options, DasgdAndSizes) {
   EXPECT_EQ(o.csv, "out/run.csv");
 }
 
+TEST(Options, TopKOnTheDilocoFamily) {
+  const auto o = *parse({"--schedule", "streaming_diloco", "--H", "4", "--top-k", "0.05"}).options;
+  EXPECT_DOUBLE_EQ(o.schedule.top_k.density, 0.05);
+  EXPECT_FALSE(dasim::schedules::has_top_k(parse({"--schedule", "diloco"}).options->schedule));
+}
+
 TEST(Options, HelpIsNotAnError) {
   EXPECT_FALSE(parse({"--help"}).options.has_value());
 }
@@ -66,6 +72,10 @@ TEST(Options, RejectsEachClassOfBadArgument) {
       {"--device", "tpu"},                                                  // unknown device
       {"--device", "cuda", "--verify"},                                     // reference is CPU-only
       {"--comm-timeout", "0"},                                              // no time to communicate
+      {"--schedule", "diloco", "--top-k", "1"},                             // dense is not top-k
+      {"--schedule", "diloco", "--eager", "--top-k", "0.1"},                // eager combines dense sums
+      {"--schedule", "local_sgd", "--top-k", "0.1"},                        // the DiLoCo family only
+      {"--device", "cuda", "--schedule", "diloco", "--top-k", "0.1"},       // the MPI trainer only
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
 }
