@@ -112,6 +112,36 @@ TEST_F(FitTest, RefusesWhatTheRunsCannotIdentify) {
                InputError);
   // No sgd run at all.
   EXPECT_THROW(fit_convergence({run("local_sgd", 4, 0, 2, 100, 2000)}, kTarget), InputError);
+  // A top-k run (dasim-train --top-k): the model has no term for it.
+  auto sparse = run("diloco", 4, 0, 2, 100, 1500);
+  sparse.schedule.top_k.density = 0.1;
+  try {
+    fit_convergence({run("sgd", 1, 0, 1, 100, 2000), run("sgd", 1, 0, 1, 300, 1000), sparse}, kTarget);
+    FAIL() << "a top-k run was fitted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("config.top_k: the model has no term for top-k sparsification"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(FitTest, ATopKRunReadsItsDensity) {
+  nlohmann::json j = {{"tool", "dasim-train"},
+                      {"config",
+                       {{"schedule", "diloco"},
+                        {"tau", 4},
+                        {"delay", 0},
+                        {"ranks", 2},
+                        {"batch_per_rank", 32},
+                        {"top_k", 0.05}}},
+                      {"target", {{"target_loss", kTarget}, {"window_steps", 1}}},
+                      {"loss_curve", {1.0, 0.5, 0.1}}};
+  const auto file = (dir / "topk.json").string();
+  std::ofstream(file) << j.dump();
+  EXPECT_DOUBLE_EQ(load_training_run(file, kTarget, std::nullopt).schedule.top_k.density, 0.05);
+  j["config"]["top_k"] = 1.5;
+  std::ofstream(file) << j.dump();
+  EXPECT_THROW(load_training_run(file, kTarget, std::nullopt), InputError);
 }
 
 TEST_F(FitTest, ARunThatNeverReachesTheTargetIsAnInputError) {
