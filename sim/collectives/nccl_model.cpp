@@ -161,7 +161,11 @@ double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm
          algorithm_time_factor(t, op, algorithm) * bytes / (algorithm_busbw_Bps(t, algorithm) * factor);
 }
 
-Choice choose(const TopologySummary& t, const CollectiveOptions& options, Op op, double bytes) {
+Choice choose(const TopologySummary& t, const CollectiveOptions& scenario_options, Op op, double bytes) {
+  // A scenario's tree, hierarchical or nvls setting is for its allreduces: the other operations (top-k's
+  // all-gather of the averaged pairs) run on rings, the only algorithm the model has for them.
+  CollectiveOptions options = scenario_options;
+  if (op != Op::allreduce && options.algorithm != Algorithm::automatic) options.algorithm = Algorithm::ring;
   if (options.algorithm != Algorithm::automatic && !can_run(t, op, options.algorithm, Protocol::simple))
     throw InputError(
         fmt::format("algorithm {} cannot run this {} here (tree: allreduce only; nvls: allreduce on "

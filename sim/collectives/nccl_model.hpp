@@ -53,7 +53,9 @@ struct Choice {
   Protocol protocol = Protocol::links;
 };
 // The options with `automatic` resolved for one collective: the valid pair of least predicted
-// time (fixed parts kept). Throws InputError when a fixed algorithm cannot run the collective.
+// time (fixed parts kept). A fixed algorithm applies to allreduces; the other operations run on
+// rings. Throws InputError when a fixed algorithm cannot run the allreduce here (nvls off an
+// NVSwitch node).
 Choice choose(const TopologySummary& t, const CollectiveOptions& options, Op op, double bytes);
 std::string describe(const Choice& choice);  // "ring/simple"
 

@@ -25,9 +25,8 @@ void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::Plat
 void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
                          const std::string& file, const std::string& path);
 
-// Top-k's pairs are all-gathered, which runs as NCCL's ring (the model has no tree, hierarchical or
-// NVLS all-gather, and polled_rounds replays an allreduce): refuses another algorithm or
-// polled_rounds progress (InputError at `path`.compression.top_k).
+// Top-k's pairs are all-gathered (on rings, whatever algorithm the allreduces use), which progress
+// polled_rounds cannot replay (it replays allreduces): InputError at `path`.compression.top_k.
 void check_top_k_collective(const schedules::ScheduleSpec& spec,
                             const collectives::CollectiveOptions& options, const std::string& file,
                             const std::string& path);

@@ -97,18 +97,30 @@ expect_bad_input "islands of part of a node" \
   "dgx.json: schedules[0].island_gpus: expected whole nodes: a multiple of platform dgx1-v100-edr's 8 GPUs per node, got 4" \
   "$BIN/dasim" validate "$WORK/dgx.json"
 
-# Top-k's all-gather runs on rings: a tree allreduce setting or polled_rounds cannot carry it.
-for setting in '"algorithm": "tree"|which runs on rings: expected collective algorithm "auto" or "ring", got "tree"' \
-  '"progress": "polled_rounds"|and progress polled_rounds replays allreduces only'; do
-  cat >"$WORK/topk-collective.json" <<JSON
-{"platforms": [{"file": "$SRC/platforms/flat-100gbe-64.json", "nodes": [2]}], "workloads": ["resnet50"],
- "batch_per_gpu": 32, "collective": {${setting%%|*}},
+# Top-k's all-gather runs on rings whatever algorithm the allreduces use (hierarchical here: the
+# same all-gather time as with ring); polled_rounds replays allreduces only.
+for algorithm in ring hierarchical; do
+  cat >"$WORK/topk-$algorithm.json" <<JSON
+{"platforms": [{"file": "$SRC/platforms/dgx1-v100-edr.json", "nodes": [2]}], "workloads": ["resnet50"],
+ "batch_per_gpu": 32, "collective": {"algorithm": "$algorithm"}, "iterations": 8, "warmup": 4,
  "schedules": [{"type": "diloco", "H": 4, "compression": {"top_k": 0.01}}]}
 JSON
-  expect_bad_input "top-k with ${setting%%|*}" \
-    "topk-collective.json: schedules[0].compression.top_k: top-k's pairs are all-gathered, ${setting#*|}" \
-    "$BIN/dasim" validate "$WORK/topk-collective.json"
+  expect_ok "top-k with $algorithm" "$BIN/dasim" run "$WORK/topk-$algorithm.json" --out "$WORK/out-topk-$algorithm" --quiet
 done
+/usr/bin/python3 - "$WORK/out-topk-ring/results.csv" "$WORK/out-topk-hierarchical/results.csv" <<'PY' ||
+import csv, sys
+ring, hier = (float(next(csv.DictReader(open(f))).get("comm_s")) for f in sys.argv[1:])
+assert ring > 0 and ring == hier, (ring, hier)
+PY
+  fail "top-k's all-gather differs between ring and hierarchical settings"
+cat >"$WORK/topk-polled.json" <<JSON
+{"platforms": [{"file": "$SRC/platforms/flat-100gbe-64.json", "nodes": [2]}], "workloads": ["resnet50"],
+ "batch_per_gpu": 32, "collective": {"progress": "polled_rounds"},
+ "schedules": [{"type": "diloco", "H": 4, "compression": {"top_k": 0.01}}]}
+JSON
+expect_bad_input "top-k with polled_rounds" \
+  "topk-polled.json: schedules[0].compression.top_k: top-k's pairs are all-gathered, and progress polled_rounds replays allreduces only" \
+  "$BIN/dasim" validate "$WORK/topk-polled.json"
 
 # Islands of 4 GPUs run DDP's buckets inside (8 GPUs: 2 islands); the row names them.
 scenario islands '[{"type": "diloco", "H": 10, "island_gpus": 4, "bucket_cap": "25MiB"}]'
