@@ -11,8 +11,8 @@ int64_t top_k_count(double density, int64_t count) {
   return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(density * static_cast<double>(count))), 1, count);
 }
 
-void top_k_select(std::vector<float>& residual, const std::vector<float>& delta, int64_t offset, int64_t count,
-                  int64_t k, std::vector<SparseEntry>& sent) {
+void top_k_select(std::vector<float>& residual, const std::vector<float>& delta, int64_t offset,
+                  int64_t count, int64_t k, std::vector<SparseEntry>& sent) {
   for (int64_t i = offset; i < offset + count; ++i) residual[size_t(i)] += delta[size_t(i)];
   std::vector<int32_t> order(static_cast<size_t>(count));
   std::iota(order.begin(), order.end(), 0);

@@ -20,8 +20,8 @@ int64_t top_k_count(double density, int64_t count);
 
 // On the fragment [offset, offset + count): residual += delta, then the k entries of largest
 // |residual| (ties: the lower index) go to `sent` in index order and are cleared in the residual.
-void top_k_select(std::vector<float>& residual, const std::vector<float>& delta, int64_t offset, int64_t count,
-                  int64_t k, std::vector<SparseEntry>& sent);
+void top_k_select(std::vector<float>& residual, const std::vector<float>& delta, int64_t offset,
+                  int64_t count, int64_t k, std::vector<SparseEntry>& sent);
 
 // sum[offset + e.index] += e.value for the n entries.
 void add_sparse(std::vector<float>& sum, const SparseEntry* entries, int64_t n, int64_t offset);

@@ -162,8 +162,9 @@ void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Wo
                                  most, workload.name, most, spec.fragments));
 }
 
-void check_top_k_collective(const schedules::ScheduleSpec& spec, const collectives::CollectiveOptions& options,
-                            const std::string& file, const std::string& path) {
+void check_top_k_collective(const schedules::ScheduleSpec& spec,
+                            const collectives::CollectiveOptions& options, const std::string& file,
+                            const std::string& path) {
   if (schedules::has_top_k(spec) && options.progress == collectives::Progress::polled_rounds)
     throw InputError(file, path + ".compression.top_k",
                      "top-k's pairs are all-gathered, and progress polled_rounds replays allreduces only");
