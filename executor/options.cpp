@@ -157,6 +157,9 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
     if (!(*raw.top_k >= 1e-9 && *raw.top_k < 1))
       bad(fmt::format("--top-k: expected the fraction of entries sent, in [1e-9, 1), got {}", *raw.top_k));
     if (s.eager) bad("--top-k: eager outer steps combine dense outer gradients; use diloco without --eager");
+    if (has_islands(s))
+      bad("--top-k: with islands the simulator selects on each GPU's shard of the island's payload; the "
+          "trainer sparsifies without islands only");
     s.top_k.density = *raw.top_k;
   }
   if (raw.outer_optimizer) s.outer.optimizer = *schedules::kOuterOptimizerNames.parse(*raw.outer_optimizer);

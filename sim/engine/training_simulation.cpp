@@ -30,12 +30,12 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   auto mailbox_slots = std::make_shared<collectives::MailboxSlots>();
   collectives::Communicator comm(config.platform, sim.platform(), config.collective, mailbox_slots);
   const int p = comm.size();
-  workers::plan_averaging(plan, config.workload, config.schedule,
-                          config.calibration.fitted.memory_bandwidth_Bps, p);
   // Hierarchical data parallelism: one communicator per island of whole nodes (its buckets'
   // allreduce); a run with fewer GPUs than an island (the 1-GPU baseline) is one island.
   const int island_gpus =
       schedules::has_islands(config.schedule) ? std::min(config.schedule.island_gpus, p) : 1;
+  workers::plan_averaging(plan, config.workload, config.schedule,
+                          config.calibration.fitted.memory_bandwidth_Bps, p, island_gpus);
   std::vector<std::unique_ptr<collectives::Communicator>> islands;
   if (island_gpus > 1) {
     const int island_nodes = island_gpus / config.platform.gpus_per_node;

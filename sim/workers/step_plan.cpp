@@ -57,12 +57,17 @@ double scattered_bytes(double k, double n, double element_bytes) {
 
 namespace {
 
-// The compress and decompress passes of one averaged payload of n elements, in bytes moved.
+// The compress and decompress passes of one averaged payload of n elements, in bytes moved, and
+// what one rank puts on the wire.
 struct CodecBytes {
   double compress = 0, decompress = 0, payload_per_rank = 0;
 };
 
-CodecBytes codec_bytes(double n, double element_bytes, const schedules::ScheduleSpec& schedule, int ranks) {
+// Top-k with islands of g GPUs: the g replicas of an island are identical, so each GPU selects on
+// its 1/g shard of the payload (k/g of the island's k entries, chunk-wise top-k) and the
+// all-gather over all GPUs carries each island's k pairs once; every GPU then adds the W islands'.
+CodecBytes codec_bytes(double n, double element_bytes, const schedules::ScheduleSpec& schedule, int ranks,
+                       int island_gpus) {
   const double value_bytes = std::min(element_bytes, schedule.payload_bits / 8.0);
   CodecBytes c;
   if (!schedules::has_top_k(schedule)) {
@@ -70,28 +75,30 @@ CodecBytes codec_bytes(double n, double element_bytes, const schedules::Schedule
     if (value_bytes < element_bytes) c.compress = c.decompress = n * (element_bytes + value_bytes);
     return c;
   }
+  const double g = island_gpus, workers = static_cast<double>(ranks) / island_gpus;
   const double k = std::ceil(schedule.top_k.density * n);
-  const double pairs = k * (value_bytes + schedule.top_k.index_bits / 8.0);
-  c.payload_per_rank = pairs;
-  c.compress = 4 * n * element_bytes + pairs + scattered_bytes(k, n, element_bytes);
-  c.decompress = n * element_bytes + ranks * (pairs + 2 * scattered_bytes(k, n, element_bytes));
+  const double pair_bytes = value_bytes + schedule.top_k.index_bits / 8.0;
+  c.payload_per_rank = k / g * pair_bytes;
+  c.compress = 4 * n / g * element_bytes + c.payload_per_rank + scattered_bytes(k / g, n / g, element_bytes);
+  c.decompress = n * element_bytes + workers * (k * pair_bytes + 2 * scattered_bytes(k, n, element_bytes));
   return c;
 }
 
 }  // namespace
 
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
-                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks) {
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks,
+                    int island_gpus) {
   const double element_bytes = workload.gradient_element_bytes();
   // Seconds to stream `bytes` through memory once; no bandwidth calibrated: free, as the dasgd passes.
   auto pass_s = [&](double bytes) { return memory_bandwidth_Bps > 0 ? bytes / memory_bandwidth_Bps : 0.0; };
-  // The all-gather carries every worker's pairs; the allreduce one (reduced) payload.
+  // The all-gather carries every rank's pairs; the allreduce one (reduced) payload.
   plan.gather_averages = schedules::has_top_k(schedule);
   auto on_the_wire = [&](const CodecBytes& c) {
     return plan.gather_averages ? ranks * c.payload_per_rank : c.payload_per_rank;
   };
   const double params = static_cast<double>(workload.total_params());
-  const CodecBytes whole = codec_bytes(params, element_bytes, schedule, ranks);
+  const CodecBytes whole = codec_bytes(params, element_bytes, schedule, ranks, island_gpus);
   plan.averaged_payload_bytes = on_the_wire(whole);
   plan.compress_s = pass_s(whole.compress);
   plan.decompress_s = pass_s(whole.decompress);
@@ -104,7 +111,7 @@ void plan_averaging(StepPlan& plan, const workload::Workload& workload,
       (schedule.outer.optimizer == schedules::OuterOptimizer::nesterov ? 7 : 5) + (schedule.eager ? 3 : 0);
   for (const auto& f : workload::plan_fragments(workload.layer_params(), schedule.fragments)) {
     const double fragment_params = static_cast<double>(f.params);
-    const CodecBytes fragment = codec_bytes(fragment_params, element_bytes, schedule, ranks);
+    const CodecBytes fragment = codec_bytes(fragment_params, element_bytes, schedule, ranks, island_gpus);
     plan.fragment_payload_bytes.push_back(on_the_wire(fragment));
     plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes + fragment.compress));
     plan.outer_step_s.push_back(pass_s(fragment.decompress + step_streams * fragment_params * element_bytes));

@@ -53,7 +53,8 @@ struct StepPlan {
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
                    double memory_bandwidth_Bps, int batch, double bucket_cap_bytes);
 
-// The averaging part of `plan` for a periodic schedule averaged over `ranks` workers: payload
+// The averaging part of `plan` for a periodic schedule averaged over `ranks` GPUs in islands of
+// `island_gpus` (1: none; top-k selects on each GPU's 1/island_gpus shard): payload
 // bytes after compression to schedule.payload_bits (never more than the workload's own element
 // size) and top-k, and the element-wise passes as memory-bound compute at `memory_bandwidth_Bps`:
 //   quantize    read a weight-sized stream, write the compressed payload
@@ -61,14 +62,15 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
 //   top-k       residual += payload (3 weight-sized streams), a selection pass over the residual
 //               (1 stream: the threshold from a sample, as DGC), write the k pairs, clear the k
 //               sent entries of the residual (scattered: TopKCost)
-//   top-k sum   zero a weight-sized accumulator, then per worker read its k pairs and add them
-//               into the accumulator (a scattered read and write)
+//   top-k sum   zero a weight-sized accumulator, then per worker (island) read its k pairs and
+//               add them into the accumulator (a scattered read and write)
 //   outer gradient  Delta = theta_global - theta: 3 weight-sized streams (read 2, write 1)
 //   outer step  sgd: theta_global read + write, Delta read, theta read + write (lerp): 5 streams;
 //               nesterov also reads and writes the momentum: 7 streams; eager 3 more (the
 //               combination of the own and the previous round's outer gradients)
 void plan_averaging(StepPlan& plan, const workload::Workload& workload,
-                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks);
+                    const schedules::ScheduleSpec& schedule, double memory_bandwidth_Bps, int ranks,
+                    int island_gpus);
 
 // Bytes a scattered access to k of n elements of `element_bytes` moves: GPU memory moves whole
 // 32-byte sectors (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory"), so each

@@ -76,6 +76,7 @@ TEST(Options, RejectsEachClassOfBadArgument) {
       {"--schedule", "diloco", "--eager", "--top-k", "0.1"},                // eager combines dense sums
       {"--schedule", "local_sgd", "--top-k", "0.1"},                        // the DiLoCo family only
       {"--device", "cuda", "--schedule", "diloco", "--top-k", "0.1"},       // the MPI trainer only
+      {"--schedule", "diloco", "--island-ranks", "2", "--top-k", "0.1"},    // no sharded selection
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
 }

@@ -171,6 +171,22 @@ TEST(TopK, CostsMoreThanTheDenseAllreduceOnceEnoughWorkersSendPairs) {
   }
 }
 
+TEST(TopK, WithIslandsEachGpuSelectsOnItsShardAndTheAllGatherCarriesEachIslandsPairsOnce) {
+  // Islands of 2 GPUs (4 workers): each GPU selects on its 5 M-element shard, 50,000 pairs of 8 B
+  // (400 kB); the all-gather over the 8 GPUs carries 8 x 400 kB = each island's 800 kB once.
+  //   select  3 x 20e6 + 20e6 B of streams on the shard + 400e3 B of pairs + 50,000 x 32 B cleared
+  //   sum     40e6 B zeroed + 4 workers x (800e3 B of pairs + 2 x 3.2e6 B scattered)
+  auto s = sparse(diloco(4), 32, 32);
+  s.island_gpus = 2;
+  auto r = simulate(config(8, s));
+  const double gather = all_gather(8, 8 * 400e3);
+  const double select = (80e6 + 400e3 + 1.6e6) / 1e12, sum = (40e6 + 4 * (800e3 + 6.4e6)) / 1e12;
+  const double expected =
+      kStep + ring(2, kWeights) + (gather + kOuterGradient + select + sum + kOuterStep) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
+  EXPECT_NEAR(r.exposed_comm_s, ring(2, kWeights) + gather / 4, 1e-3 * expected);
+}
+
 TEST(TopK, AScatteredAccessMovesASectorPerEntryAndNeverMoreThanTheVector) {
   EXPECT_DOUBLE_EQ(workers::scattered_bytes(10, 1000, 4), 320);
   EXPECT_DOUBLE_EQ(workers::scattered_bytes(500, 1000, 4), 4000);  // dense enough: the whole vector
