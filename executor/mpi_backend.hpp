@@ -80,6 +80,7 @@ class MpiBackend {
   // every rank's pairs, all-gathered in rank order.
   std::vector<float> residual_;
   std::vector<std::vector<SparseEntry>> sent_, gathered_;
+  MPI_Datatype entry_type_ = MPI_DATATYPE_NULL;
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;

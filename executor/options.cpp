@@ -80,8 +80,9 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
       "step; the periodic schedule runs between islands (default 1: every rank a worker)");
   app.add_option("--top-k", raw.top_k,
-                 "diloco family: send each outer gradient's largest entries, this fraction of them, with "
-                 "error feedback; the pairs are all-gathered (docs/algorithms.md)");
+                 "diloco, streaming_diloco: send this fraction, in [1e-9, 1), of each outer gradient's "
+                 "entries, the largest, with error feedback, all-gathered as (index, value) pairs; not with "
+                 "--eager, islands or --device cuda (docs/algorithms.md)");
   app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
   app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();

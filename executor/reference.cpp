@@ -129,9 +129,9 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
         for (int j = 0; j < n; ++j) {  // in rank order, as the trainer adds the gathered pairs
           outer_gradient(global, models[j].weights(), delta, f.param_offset, f.params);
           if (has_top_k(schedule)) {
-            const int64_t k = top_k_count(schedule.top_k.density, f.params);
-            top_k_select(residuals[size_t(j)], delta, f.param_offset, f.params, k, sent);
-            add_sparse(delta_sum, sent.data(), k, f.param_offset);
+            const int64_t kept = top_k_count(schedule.top_k.density, f.params);
+            top_k_select(residuals[size_t(j)], delta, f.param_offset, f.params, kept, sent);
+            add_sparse(delta_sum, sent.data(), kept, f.param_offset);
             continue;
           }
           for (int64_t i = f.param_offset; i < f.param_offset + f.params; ++i)

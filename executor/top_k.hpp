@@ -15,11 +15,12 @@ struct SparseEntry {
   float value;
 };
 
-// k = ceil(density x count), the simulator's count (workers/step_plan.cpp), at least 1.
+// k of `count` entries: schedules::top_k_entries, the simulator's count.
 int64_t top_k_count(double density, int64_t count);
 
 // On the fragment [offset, offset + count): residual += delta, then the k entries of largest
-// |residual| (ties: the lower index) go to `sent` in index order and are cleared in the residual.
+// |residual| (ties: the lower index; a NaN counts as the largest) go to `sent` in index order and
+// are cleared in the residual.
 void top_k_select(std::vector<float>& residual, const std::vector<float>& delta, int64_t offset,
                   int64_t count, int64_t k, std::vector<SparseEntry>& sent);
 

@@ -2,7 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace dasim::schedules {
+
+double top_k_entries(double density, double n) {
+  const double product = density * n;
+  const double nearest = std::round(product);
+  const double k =
+      std::abs(product - nearest) <= 1e-9 * std::max(1.0, nearest) ? nearest : std::ceil(product);
+  return std::clamp(k, 1.0, std::max(1.0, n));
+}
 
 std::string to_string(ScheduleKind kind) {
   return std::string(kScheduleKindNames.name(kind));

@@ -53,13 +53,18 @@ inline constexpr int kPayloadBitChoices[] = {32, 16, 8, 4};
 // Top-k sparsification of the averaged payload (Aji & Heafield 2017, arXiv 1704.05021; Deep
 // Gradient Compression, Lin et al. 2018, arXiv 1712.01887): each worker adds its payload to an
 // error-feedback residual, sends the k = ceil(density x elements) largest-magnitude entries of the
-// residual as (value, index) pairs and keeps the rest for the next round. Sparse vectors with
+// residual as (index, value) pairs and keeps the rest for the next round. Sparse vectors with
 // different supports do not sum in place along a ring, so the workers all-gather them and each
 // sums all P locally (SparCML, Renggli et al. 2019, arXiv 1802.08021, section 3).
 struct TopK {
-  double density = 1;   // k / elements, in (0, 1); 1: dense (no top-k)
+  double density = 1;   // k / elements, in [1e-9, 1); 1: dense (no top-k)
   int index_bits = 32;  // bits per index on the wire (int32 indices by default)
 };
+
+// k = ceil(density x n) entries of n, at least 1 and at most n. The product is rounded first so
+// that a density written in decimal counts as written (0.07 x 100 is 7.000000000000001 in
+// binary: 7 entries, not 8); the simulator and both trainers count with this.
+double top_k_entries(double density, double n);
 
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::sgd;

@@ -21,11 +21,11 @@ int read_period(ObjectReader& s, const std::string& key) {
   return static_cast<int>(period);
 }
 
-// "compression": {"bits": 32 | 16 | 8 | 4, "top_k": density in (0, 1), "index_bits": 1 to 64}, at
+// "compression": {"bits": 32 | 16 | 8 | 4, "top_k": density in [1e-9, 1), "index_bits": 1 to 64}, at
 // least one of bits and top_k; index_bits only with top_k.
 void read_compression(ObjectReader c, schedules::ScheduleSpec& spec) {
   if (!c.has("bits") && !c.has("top_k"))
-    c.fail("bits", "expected bits (32, 16, 8 or 4 per element), top_k (a density in (0, 1)) or both");
+    c.fail("bits", "expected bits (32, 16, 8 or 4 per element), top_k (a density in [1e-9, 1)) or both");
   if (c.has("bits")) {
     const int64_t bits = c.integer("bits");
     if (std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices), bits) ==

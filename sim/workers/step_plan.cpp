@@ -63,9 +63,12 @@ struct CodecBytes {
   double compress = 0, decompress = 0, payload_per_rank = 0;
 };
 
-// Top-k with islands of g GPUs: the g replicas of an island are identical, so each GPU selects on
-// its 1/g shard of the payload (k/g of the island's k entries, chunk-wise top-k) and the
-// all-gather over all GPUs carries each island's k pairs once; every GPU then adds the W islands'.
+// Top-k with islands of g GPUs: the g replicas of an island are identical, so each GPU selects
+// ceil(density x n / g) entries of its 1/g shard of the payload (chunk-wise top-k) and the
+// all-gather over all GPUs carries each island's pairs once; every GPU then adds the W islands'.
+// local_sgd and dasgd send the weights' change since the last average: forming it (read the
+// weights and the last average, write the change: 3 streams) before the selection, and after
+// the sum the new average (read the last one and the sum, write: 3) copied to the weights (2).
 CodecBytes codec_bytes(double n, double element_bytes, const schedules::ScheduleSpec& schedule, int ranks,
                        int island_gpus) {
   const double value_bytes = std::min(element_bytes, schedule.payload_bits / 8.0);
@@ -76,11 +79,17 @@ CodecBytes codec_bytes(double n, double element_bytes, const schedules::Schedule
     return c;
   }
   const double g = island_gpus, workers = static_cast<double>(ranks) / island_gpus;
-  const double k = std::ceil(schedule.top_k.density * n);
+  const double shard = n / g, k_shard = schedules::top_k_entries(schedule.top_k.density, shard);
   const double pair_bytes = value_bytes + schedule.top_k.index_bits / 8.0;
-  c.payload_per_rank = k / g * pair_bytes;
-  c.compress = 4 * n / g * element_bytes + c.payload_per_rank + scattered_bytes(k / g, n / g, element_bytes);
+  c.payload_per_rank = k_shard * pair_bytes;
+  c.compress =
+      4 * shard * element_bytes + c.payload_per_rank + scattered_bytes(k_shard, shard, element_bytes);
+  const double k = k_shard * g;  // the island's pairs
   c.decompress = n * element_bytes + workers * (k * pair_bytes + 2 * scattered_bytes(k, n, element_bytes));
+  if (!schedules::is_diloco_family(schedule)) {
+    c.compress += 3 * n * element_bytes;
+    c.decompress += 5 * n * element_bytes;
+  }
   return c;
 }
 

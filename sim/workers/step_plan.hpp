@@ -38,7 +38,7 @@ struct StepPlan {
   // The averaged payload of the periodic schedules (plan_averaging), compression included: what
   // the weight / snapshot collective carries, and the compress pass before it and the decompress
   // pass after it (0 uncompressed). With top-k the collective is an all-gather and its bytes are
-  // the gathered total: every worker's (value, index) pairs.
+  // the gathered total: every worker's (index, value) pairs.
   bool gather_averages = false;
   double averaged_payload_bytes = 0;
   double compress_s = 0, decompress_s = 0;
@@ -63,7 +63,8 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
 //               (1 stream: the threshold from a sample, as DGC), write the k pairs, clear the k
 //               sent entries of the residual (scattered: TopKCost)
 //   top-k sum   zero a weight-sized accumulator, then per worker (island) read its k pairs and
-//               add them into the accumulator (a scattered read and write)
+//               add them into the accumulator (a scattered read and write); local_sgd and dasgd
+//               also form the weights' change before (3 streams) and apply the sum after (5)
 //   outer gradient  Delta = theta_global - theta: 3 weight-sized streams (read 2, write 1)
 //   outer step  sgd: theta_global read + write, Delta read, theta read + write (lerp): 5 streams;
 //               nesterov also reads and writes the momentum: 7 streams; eager 3 more (the

@@ -8,6 +8,7 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
 
@@ -91,8 +92,11 @@ Worker::Collective Worker::start_collective(collectives::Op op, double bytes, co
                                             collectives::Communicator& group, int group_rank) {
   auto allreduce =
       std::make_shared<Allreduce>(Allreduce{op, bytes, name, nullptr, nullptr, now(), &group, group_rank});
-  // The scenario reader refuses top-k's all-gather with polled_rounds (an allreduce replay).
   if (comm_.options().progress == collectives::Progress::polled_rounds && group.size() > 1) {
+    // The scenario reader refuses top-k with polled_rounds, which replays allreduces only.
+    if (op != collectives::Op::allreduce)
+      throw std::logic_error("polled_rounds progress replays allreduces only, not " +
+                             collectives::to_string(op));
     allreduce->ring = group.join_polled_ring(group_rank, bytes);
     rings_in_flight_.push_back(allreduce);
     poll();  // the starting call (MPI_Iallreduce) already does what it can

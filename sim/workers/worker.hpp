@@ -65,7 +65,7 @@ class Worker {
   void wait(const Collective& allreduce);  // then the bucket's copy out, if any
   void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
   void apply_gradients(bool averaged);
-  void average_weights();  // the average arrives with the allreduce; only a dequantize pass
+  void average_weights();  // the average arrives with the collective; a dequantize or top-k sum pass
   void take_snapshot();
   void apply_average();
   void outer_gradient(int fragment);

@@ -64,7 +64,7 @@ bad alpha 'schedules[0].alpha: expected a mixing factor in [0, 1], got 2' \
   '{"type": "streaming_diloco", "H": 4, "fragments": 2, "overlap_steps": 1, "alpha": 2}'
 bad bits 'schedules[0].compression.bits: expected 32, 16, 8 or 4 bits per element, got 3' \
   '{"type": "diloco", "H": 4, "compression": {"bits": 3}}'
-bad empty_compression 'schedules[0].compression.bits: expected bits (32, 16, 8 or 4 per element), top_k (a density in (0, 1)) or both' \
+bad empty_compression 'schedules[0].compression.bits: expected bits (32, 16, 8 or 4 per element), top_k (a density in [1e-9, 1)) or both' \
   '{"type": "diloco", "H": 4, "compression": {}}'
 bad top_k_one 'schedules[0].compression.top_k: expected the fraction of elements sent, in [1e-9, 1), got 1' \
   '{"type": "diloco", "H": 4, "compression": {"top_k": 1}}'

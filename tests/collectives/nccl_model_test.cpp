@@ -103,6 +103,12 @@ TEST(NcclModel, AutoPicksTreeBelowTheHandDerivedCrossoverAndRingAbove) {
   EXPECT_EQ(describe(choose(t, options, Op::allreduce, 1 << 30)), "tree/simple");
   options.algorithm = Algorithm::nvls;  // no NVSwitch
   EXPECT_THROW(choose(t, options, Op::allreduce, 1 << 30), dasim::InputError);
+  // A tree, hierarchical or nvls setting is for the allreduces: an all-gather (top-k's pairs)
+  // runs on rings, with the protocol the setting leaves free.
+  for (Algorithm a : {Algorithm::tree, Algorithm::hierarchical, Algorithm::nvls}) {
+    options.algorithm = a;
+    EXPECT_EQ(describe(choose(t, options, Op::all_gather, 1 << 30)), "ring/simple") << to_string(a);
+  }
 }
 
 TEST(NcclModel, NvlsOnlyWhereItBeatsTheRing) {

@@ -116,7 +116,7 @@ TEST(Compression, AppliesToLocalSgdsWeightAverage) {
   EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
 }
 
-// Top-k at density 0.01 of the 10 M elements: k = 100,000 (value, index) pairs per worker. Sent as
+// Top-k at density 0.01 of the 10 M elements: k = 100,000 (index, value) pairs per worker. Sent as
 // an all-gather of every worker's pairs: on flat-100gbe's ring (P-1)/P x total / B + (P-1) x 2 us.
 // The passes, at 1e12 B/s:
 //   select  residual += Delta (3 x 40e6 B) + selection (40e6 B) + the pairs + clearing k entries of
@@ -147,10 +147,14 @@ TEST(TopK, AllGathersEveryWorkersPairsAndPaysTheSelectionAndTheSum) {
   }
 }
 
-TEST(TopK, SparsifiesLocalSgdsWeightAverageToo) {
+TEST(TopK, SparsifiesLocalSgdsWeightChangeToo) {
+  // local_sgd sends the weights' change since the last average: forming it costs 3 more
+  // weight-sized streams (120e6 B) and applying the summed change 5 (200e6 B: the new average,
+  // then its copy to the weights).
   auto r = simulate(config(8, sparse(periodic(schedules::ScheduleKind::local_sgd, 4, 0), 32, 32)));
   const double pairs = kTopK * 8, gather = all_gather(8, 8 * pairs);
-  const double expected = kStep + (gather + (160e6 + pairs + 3.2e6 + 40e6 + 8 * (pairs + 6.4e6)) / 1e12) / 4;
+  const double passes = 160e6 + pairs + 3.2e6 + 120e6 + 40e6 + 8 * (pairs + 6.4e6) + 200e6;
+  const double expected = kStep + (gather + passes / 1e12) / 4;
   EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
 }
 
@@ -185,6 +189,12 @@ TEST(TopK, WithIslandsEachGpuSelectsOnItsShardAndTheAllGatherCarriesEachIslandsP
       kStep + ring(2, kWeights) + (gather + kOuterGradient + select + sum + kOuterStep) / 4;
   EXPECT_NEAR(r.iter_time_s, expected, 1e-4 * expected);
   EXPECT_NEAR(r.exposed_comm_s, ring(2, kWeights) + gather / 4, 1e-3 * expected);
+}
+
+TEST(TopK, CountsTheEntriesAsTheDensityIsWritten) {
+  EXPECT_DOUBLE_EQ(schedules::top_k_entries(0.07, 100), 7);  // 0.07 x 100 = 7.000000000000001 in binary
+  EXPECT_DOUBLE_EQ(schedules::top_k_entries(0.01, 25'557'032), 255'571);  // ceil(255,570.32)
+  EXPECT_DOUBLE_EQ(schedules::top_k_entries(1e-9, 30), 1);                // at least one
 }
 
 TEST(TopK, AScatteredAccessMovesASectorPerEntryAndNeverMoreThanTheVector) {
