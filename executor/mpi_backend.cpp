@@ -2,6 +2,7 @@
 
 #include "consistency.hpp"
 #include "model_buckets.hpp"
+#include "quantize.hpp"
 #include "step_timing.hpp"
 #include "update_rules.hpp"
 
@@ -162,11 +163,17 @@ void MpiBackend::outer_gradient(int fragment) {
   const auto& f = fragments_[size_t(fragment)];
   auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
   executor::outer_gradient(global_, model_.weights(), delta, f.param_offset, f.params);
-  // Top-k selects here, as the simulator charges it: compute of the outer gradient pass, not time
-  // inside the call that starts the all-gather.
-  if (schedules::has_top_k(options_.schedule))
+  // Top-k and the rounding to `bits` happen here, as the simulator charges them: compute of the
+  // outer gradient pass, not time inside the call that starts the collective.
+  const int bits = options_.schedule.payload_bits;
+  if (schedules::has_top_k(options_.schedule)) {
+    auto& sent = sent_[size_t(fragment)];
     top_k_select(residual_, delta, f.param_offset, f.params,
-                 top_k_count(options_.schedule.top_k.density, f.params), sent_[size_t(fragment)]);
+                 top_k_count(options_.schedule.top_k.density, f.params), sent);
+    quantize_entries(sent, bits, residual_, f.param_offset);
+  } else {
+    quantize_in_place(delta, f.param_offset, f.params, bits);
+  }
 }
 
 void MpiBackend::outer_step(int fragment) {

@@ -40,6 +40,7 @@ struct RawOptions {
   std::string schedule = "sgd", hidden = "256,256", bucket = "256KiB", device = "cpu";
   std::optional<int> tau, delay, H, fragments, overlap_steps;
   std::optional<double> alpha, outer_lr, outer_momentum, top_k;
+  std::optional<int> bits;
   std::optional<std::string> outer_optimizer;
   std::optional<int> island_ranks;
   bool eager = false;
@@ -79,6 +80,10 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       "--island-ranks", raw.island_ranks,
       "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
       "step; the periodic schedule runs between islands (default 1: every rank a worker)");
+  app.add_option("--bits", raw.bits,
+                 "diloco, streaming_diloco: round each outer gradient (or its top-k values) to 16, 8 or 4 "
+                 "bits, symmetric with one absmax scale per fragment, before the sum; not with --eager or "
+                 "--device cuda (docs/algorithms.md)");
   app.add_option("--top-k", raw.top_k,
                  "diloco, streaming_diloco: send this fraction, in [1e-9, 1), of each outer gradient's "
                  "entries, the largest, with error feedback, all-gathered as (index, value) pairs; not with "
@@ -154,6 +159,13 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
     if (s.kind != schedules::ScheduleKind::diloco) bad("--eager: only diloco has eager outer steps");
     s.eager = true;
   }
+  if (raw.bits) {
+    if (*raw.bits != 32 && *raw.bits != 16 && *raw.bits != 8 && *raw.bits != 4)
+      bad(fmt::format("--bits: expected 32, 16, 8 or 4 bits per value, got {}", *raw.bits));
+    if (s.eager && *raw.bits != 32)
+      bad("--bits: eager outer steps combine dense fp32 outer gradients; use diloco without --eager");
+    s.payload_bits = *raw.bits;
+  }
   if (raw.top_k) {
     if (!(*raw.top_k >= 1e-9 && *raw.top_k < 1))
       bad(fmt::format("--top-k: expected the fraction of entries sent, in [1e-9, 1), got {}", *raw.top_k));
@@ -189,8 +201,8 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
   }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
-                  raw.outer_lr || raw.outer_momentum || raw.eager || raw.top_k))
-    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*/--eager/--top-k: only for diloco and "
+                  raw.outer_lr || raw.outer_momentum || raw.eager || raw.top_k || raw.bits))
+    bad("--H/--fragments/--overlap-steps/--alpha/--outer-*/--eager/--top-k/--bits: only for diloco and "
         "streaming_diloco");
   if (diloco) {
     if (raw.tau || raw.delay) bad("--tau/--delay: the DiLoCo family takes --H and --overlap-steps");
@@ -217,6 +229,8 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
   o.device = *kDeviceNames.parse(raw.device);  // checked by IsMember
   if (o.device == Device::cuda && schedules::has_islands(o.schedule))
     bad("--island-ranks: the NCCL trainer has one communicator for all ranks; islands run on --device cpu");
+  if (o.device == Device::cuda && o.schedule.payload_bits != 32)
+    bad("--bits: the NCCL trainer all-reduces fp32 outer gradients; rounding runs on --device cpu");
   if (o.device == Device::cuda && schedules::has_top_k(o.schedule))
     bad("--top-k: the NCCL trainer all-reduces dense outer gradients; top-k runs on --device cpu");
   if (o.device == Device::cuda && !o.profile.empty())

@@ -3,6 +3,7 @@
 
 #include "mlp.hpp"
 #include "model_buckets.hpp"
+#include "quantize.hpp"
 #include "top_k.hpp"
 #include "update_rules.hpp"
 
@@ -131,9 +132,11 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
           if (has_top_k(schedule)) {
             const int64_t kept = top_k_count(schedule.top_k.density, f.params);
             top_k_select(residuals[size_t(j)], delta, f.param_offset, f.params, kept, sent);
+            quantize_entries(sent, schedule.payload_bits, residuals[size_t(j)], f.param_offset);
             add_sparse(delta_sum, sent.data(), kept, f.param_offset);
             continue;
           }
+          quantize_in_place(delta, f.param_offset, f.params, schedule.payload_bits);
           for (int64_t i = f.param_offset; i < f.param_offset + f.params; ++i)
             delta_sum[size_t(i)] += delta[size_t(i)];
         }

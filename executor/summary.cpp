@@ -174,6 +174,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   config["island_ranks"] = o.schedule.island_gpus;
   config["eager"] = o.schedule.eager;
   if (schedules::has_top_k(o.schedule)) config["top_k"] = o.schedule.top_k.density;
+  if (o.schedule.payload_bits != 32) config["bits"] = o.schedule.payload_bits;
   if (schedules::is_diloco_family(o.schedule))
     config["outer"] = {{"optimizer", schedules::kOuterOptimizerNames.name(o.schedule.outer.optimizer)},
                        {"lr", o.schedule.outer.lr},

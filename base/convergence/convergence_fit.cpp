@@ -155,6 +155,10 @@ ConvergenceFit fit_convergence(const std::vector<TrainingRun>& runs, double targ
     if (schedules::has_top_k(r.schedule))
       throw InputError(r.file, "config.top_k",
                        "the model has no term for top-k sparsification: leave top-k runs out");
+    if (r.schedule.payload_bits != 32)
+      throw InputError(
+          r.file, "config.bits",
+          "the model has no term for compressed payloads: leave the runs with bits below 32 out");
     if (r.schedule.kind == schedules::ScheduleKind::sgd)
       sgd.push_back(&r);
     else

@@ -50,6 +50,14 @@ schedules::ScheduleSpec read_schedule(const nlohmann::json& config, const std::s
     if (!config.at("eager").is_boolean()) throw InputError(file, "config.eager", "expected true or false");
     spec.eager = config.at("eager").get<bool>();
   }
+  if (config.contains("bits")) {  // written for runs with --bits below 32 only
+    const auto& bits = config.at("bits");
+    if (!bits.is_number_integer() ||
+        std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices),
+                  bits.get<int64_t>()) == std::end(schedules::kPayloadBitChoices))
+      throw InputError(file, "config.bits", fmt::format("expected 32, 16, 8 or 4, got {}", bits.dump()));
+    spec.payload_bits = bits.get<int>();
+  }
   if (config.contains("top_k")) {  // written for runs with --top-k only
     const auto& density = config.at("top_k");
     if (!density.is_number() || !(density.get<double>() > 0 && density.get<double>() < 1))

@@ -39,6 +39,14 @@ run_checked top_k --schedule diloco --H 10 --top-k 0.1
 ! same_loss_curve "$WORK/top_k.json" "$WORK/diloco.json" 120 1e-4 "top-k vs dense" 2>/dev/null ||
   fail "top-k diloco follows dense diloco's loss curve"
 run_checked streaming_top_k --schedule streaming_diloco --H 12 --fragments 3 --overlap-steps 2 --top-k 0.1
+# Outer gradients rounded to 4 bits (one absmax scale per fragment) and, with top-k, its values
+# rounded to 8 bits with the rounding error kept in the residual: the serial reference rounds the same.
+run_checked int4 --schedule diloco --H 10 --bits 4
+[ "$(json "$WORK/int4.json" "d['results'][0]['schedule_detail']")" = "diloco(H=10,nesterov lr=0.7 mu=0.9,bits=4)" ] ||
+  fail "bits schedule_detail"
+! same_loss_curve "$WORK/int4.json" "$WORK/diloco.json" 120 1e-4 "4-bit vs fp32" 2>/dev/null ||
+  fail "4-bit diloco follows fp32 diloco's loss curve"
+run_checked top_k_int8 --schedule streaming_diloco --H 12 --fragments 3 --overlap-steps 2 --top-k 0.1 --bits 8
 
 # diloco with the sgd outer optimizer at lr 1 is local SGD (ALGORITHMS.md): the same loss curve.
 mpi2 --schedule local_sgd --tau 6 --steps 120 -o "$WORK/local.json" "${TASK[@]}" || fail "local_sgd run failed"
@@ -65,4 +73,5 @@ expect_refused "use streaming_diloco" --schedule diloco --fragments 2
 expect_refused "only diloco has eager" --schedule streaming_diloco --H 4 --fragments 2 --eager
 expect_refused "without --eager" --schedule diloco --H 4 --eager --top-k 0.1
 expect_refused "in \[1e-9, 1)" --schedule diloco --top-k 1
+expect_refused "expected 32, 16, 8 or 4" --schedule diloco --bits 3
 echo "executor_diloco: ok"

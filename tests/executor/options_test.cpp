@@ -77,6 +77,10 @@ TEST(Options, RejectsEachClassOfBadArgument) {
       {"--schedule", "local_sgd", "--top-k", "0.1"},                        // the DiLoCo family only
       {"--device", "cuda", "--schedule", "diloco", "--top-k", "0.1"},       // the MPI trainer only
       {"--schedule", "diloco", "--island-ranks", "2", "--top-k", "0.1"},    // no sharded selection
+      {"--schedule", "diloco", "--bits", "12"},                             // not 32, 16, 8 or 4
+      {"--schedule", "diloco", "--eager", "--bits", "8"},                   // eager sums are dense fp32
+      {"--schedule", "dasgd", "--bits", "8"},                               // the DiLoCo family only
+      {"--device", "cuda", "--schedule", "diloco", "--bits", "8"},          // the MPI trainer only
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
 }
