@@ -160,7 +160,7 @@ void finish_diloco(TrainOptions& o, const RawOptions& raw) {
     s.eager = true;
   }
   if (raw.bits) {
-    if (*raw.bits != 32 && *raw.bits != 16 && *raw.bits != 8 && *raw.bits != 4)
+    if (!schedules::is_payload_bits(*raw.bits))
       bad(fmt::format("--bits: expected 32, 16, 8 or 4 bits per value, got {}", *raw.bits));
     if (s.eager && *raw.bits != 32)
       bad("--bits: eager outer steps combine dense fp32 outer gradients; use diloco without --eager");

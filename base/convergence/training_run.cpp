@@ -52,9 +52,7 @@ schedules::ScheduleSpec read_schedule(const nlohmann::json& config, const std::s
   }
   if (config.contains("bits")) {  // written for runs with --bits below 32 only
     const auto& bits = config.at("bits");
-    if (!bits.is_number_integer() ||
-        std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices),
-                  bits.get<int64_t>()) == std::end(schedules::kPayloadBitChoices))
+    if (!bits.is_number_integer() || !schedules::is_payload_bits(bits.get<int64_t>()))
       throw InputError(file, "config.bits", fmt::format("expected 32, 16, 8 or 4, got {}", bits.dump()));
     spec.payload_bits = bits.get<int>();
   }

@@ -15,6 +15,7 @@
 #include "common/enum_names.hpp"
 #include "workload/buckets.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace dasim::schedules {
@@ -49,6 +50,11 @@ struct OuterStep {
 // as computed; 16, 8 and 4 quantize it before the allreduce (INTELLECT-1: int8, Streaming DiLoCo:
 // 4-bit), which divides the bytes on the wire and costs a quantize and a dequantize pass.
 inline constexpr int kPayloadBitChoices[] = {32, 16, 8, 4};
+inline constexpr bool is_payload_bits(int64_t bits) {
+  for (int choice : kPayloadBitChoices)
+    if (bits == choice) return true;
+  return false;
+}
 
 // Top-k sparsification of the averaged payload (Aji & Heafield 2017, arXiv 1704.05021; Deep
 // Gradient Compression, Lin et al. 2018, arXiv 1712.01887): each worker adds its payload to an

@@ -28,8 +28,7 @@ void read_compression(ObjectReader c, schedules::ScheduleSpec& spec) {
     c.fail("bits", "expected bits (32, 16, 8 or 4 per element), top_k (a density in [1e-9, 1)) or both");
   if (c.has("bits")) {
     const int64_t bits = c.integer("bits");
-    if (std::find(std::begin(schedules::kPayloadBitChoices), std::end(schedules::kPayloadBitChoices), bits) ==
-        std::end(schedules::kPayloadBitChoices))
+    if (!schedules::is_payload_bits(bits))
       c.fail("bits", fmt::format("expected 32, 16, 8 or 4 bits per element, got {}", bits));
     spec.payload_bits = static_cast<int>(bits);
   }
