@@ -135,16 +135,18 @@ struct RingHop {
 // `ring_size` ranks in which each step moves `share_bytes` from each rank to its next; the phase's
 // receives come from `inbox` (posted on `channel`). Each step takes at least the protocol's
 // latency for the hop, and the bytes on the wire are share / the protocol's bandwidth factor.
+// `simulated_ranks` of the ring's ranks run (a folded ring's; 0: all) and end a coarse phase together.
 void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
-                    int channel, bool reduce, Inbox& inbox);
+                    int channel, bool reduce, Inbox& inbox, int simulated_ranks = 0);
 
 // Coarse granularity, every channel's ring at once from one actor per rank (an actor per rank and
 // channel made actor switching the cost of 8-channel rings): ring k sends to hops[k].next on
 // channels[k] and receives from inboxes[k]; all rings end the phase together, after the slowest
-// ring's step latencies.
+// ring's step latencies. `ring_size` ranks make the ring's steps; `simulated_ranks` of them run
+// (fewer on a folded communicator) and end the phase together.
 void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& hops, int ring_size,
-                            double share_bytes, const std::vector<int>& channels, bool reduce,
-                            std::vector<Inbox>& inboxes);
+                            int simulated_ranks, double share_bytes, const std::vector<int>& channels,
+                            bool reduce, std::vector<Inbox>& inboxes);
 
 // Chunks of a pipelined sweep of `bytes` (chain broadcast, tree sweeps): one per
 // options.tree_chunk_bytes, at least 1 and at most options.tree_max_chunks.

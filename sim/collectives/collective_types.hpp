@@ -94,6 +94,9 @@ struct CollectiveOptions {
   // its chains rotated so that every NIC of a node carries some tree edges. 0 = one per NIC.
   int tree_channels = 0;
   Progress progress = Progress::async;
+  // Simulate a symmetric run on two of its nodes, which stand for all (engine/symmetric_fold.hpp);
+  // false: always every node.
+  bool fold = true;
   bool reduction_compute = false;   // add reduction time (3 x bytes / memory bandwidth)
   double memory_bandwidth_Bps = 0;  // used when reduction_compute is on
 };

@@ -10,6 +10,8 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -51,17 +53,43 @@ void PendingCollective::wait() {
   done_->release();  // later waits (or other waiters) return at once
 }
 
+namespace {
+
+// The spec as NCCL's tuner sees it on a folded communicator: all the nodes it stands for.
+platform::PlatformSpec with_nodes(platform::PlatformSpec spec, int nodes) {
+  spec.nodes = nodes;
+  return spec;
+}
+
+// A folded ring's hops are the represented ring's hops of each kind in proportion: the built
+// nodes' ring has nodes_ net hops and nodes_ x (g - 1) inside nodes, the represented one
+// represented x as many, each with the latency of the built hop of its kind.
+void scale_ring_latencies(RingLatencies& ring, int built_nodes, int represented_nodes) {
+  for (int k = 0; k < 3; ++k) {
+    ring.count[k] =
+        static_cast<int>(std::llround(static_cast<double>(ring.count[k]) * represented_nodes / built_nodes));
+    ring.sum_s[k] *= static_cast<double>(represented_nodes) / built_nodes;
+  }
+}
+
+}  // namespace
+
 Communicator::Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
-                           CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots)
+                           CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots,
+                           int represented_nodes)
     : spec_(spec),
       options_(options),
-      topology_(summarize_topology(spec)),
+      topology_(summarize_topology(with_nodes(spec, std::max(represented_nodes, platform.nodes)))),
       hosts_(platform.gpus),
       nvswitches_(platform.nvswitches),
       gpus_per_node_(platform.gpus_per_node),
       nodes_(platform.nodes),
+      represented_nodes_(std::max(represented_nodes, platform.nodes)),
       instances_(platform.gpus.size()),
       polled_rings_(platform.gpus.size()) {
+  if (represented_nodes > 0 && represented_nodes < nodes_)
+    throw std::logic_error(
+        fmt::format("a communicator of {} nodes cannot stand for {} nodes", nodes_, represented_nodes));
   if (mailbox_slots) mailbox_slots_ = std::move(mailbox_slots);
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     nvls_port_factor_ = 1 / *spec.nvswitch->nvls_efficiency;
@@ -79,6 +107,11 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
   }
   intra_ = make_ring(intra);
   inter_ = make_ring(inter);
+  if (folded()) {
+    for (auto& ring : rings_)
+      for (auto& latencies : ring.ring_latency) scale_ring_latencies(latencies, nodes_, represented_nodes_);
+    for (auto& latencies : inter_.ring_latency) scale_ring_latencies(latencies, nodes_, represented_nodes_);
+  }
 }
 
 Communicator::~Communicator() = default;
@@ -151,6 +184,7 @@ std::shared_ptr<CollectiveInstance> Communicator::instance_for(int rank, Op op, 
 
 std::shared_ptr<PolledRing> Communicator::join_polled_ring(int rank, double bytes) {
   check_call(rank, bytes);
+  if (folded()) throw std::logic_error("polled rounds on a folded communicator");
   auto joined = polled_rings_.join(rank, [&] {
     choices_.insert(kPolledRingChoice);
     return std::make_shared<PolledRing>(hosts_, rings_.front().next, bytes);
@@ -187,6 +221,10 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
 
 std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, double bytes,
                                                               const Choice& choice) {
+  const bool rings = choice.algorithm == Algorithm::ring || choice.algorithm == Algorithm::hierarchical;
+  if (folded() && (!rings || op == Op::broadcast || options_.granularity != Granularity::coarse))
+    throw std::logic_error(fmt::format("a folded communicator runs coarse rings only, not {} {}",
+                                       to_string(op), describe(choice)));
   switch (op) {
     case Op::reduce_scatter:
     case Op::all_gather:
@@ -219,11 +257,12 @@ std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, d
 std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool reduce_scatter,
                                                               bool all_gather) const {
   std::vector<PartBody> bodies;
-  const int p = size();
+  const int p = represented_size();  // the ring's length: its steps, shares and step latencies
+  const int simulated = size();      // the ranks that end each phase together
   const double share = bytes / p / static_cast<double>(rings_.size());
   if (options_.granularity == Granularity::coarse) {
     const auto& rings = rings_;
-    bodies.push_back([&rings, share, p, reduce_scatter, all_gather](const PartContext& ctx) {
+    bodies.push_back([&rings, share, p, simulated, reduce_scatter, all_gather](const PartContext& ctx) {
       std::vector<RingHop> hops;
       std::vector<int> channels;
       std::vector<Inbox> inboxes(rings.size());
@@ -233,8 +272,8 @@ std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool
         channels.push_back(kFirstRingChannel + static_cast<int>(k));
         post_receives(ctx, channels.back(), phases * ring_phase_messages(ctx.options, p), inboxes[k]);
       }
-      if (reduce_scatter) run_coarse_ring_phases(ctx, hops, p, share, channels, true, inboxes);
-      if (all_gather) run_coarse_ring_phases(ctx, hops, p, share, channels, false, inboxes);
+      if (reduce_scatter) run_coarse_ring_phases(ctx, hops, p, simulated, share, channels, true, inboxes);
+      if (all_gather) run_coarse_ring_phases(ctx, hops, p, simulated, share, channels, false, inboxes);
     });
     return bodies;
   }
@@ -322,8 +361,9 @@ Communicator::PartBody Communicator::nvls_body(int rank, double bytes) const {
 Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
   const auto& intra = intra_;
   const auto& inter = inter_;
-  const int g = gpus_per_node_, n = nodes_;
-  return [&intra, &inter, bytes, g, n](const PartContext& ctx) {
+  // n: the inter-node rings' length, all nodes a folded communicator stands for; built: its nodes.
+  const int g = gpus_per_node_, n = represented_nodes_, built = nodes_;
+  return [&intra, &inter, bytes, g, n, built](const PartContext& ctx) {
     Inbox intra_inbox, inter_inbox;
     post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
     post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
@@ -331,8 +371,8 @@ Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
     // Ring ids: the intra-node ring is its node's, the inter-node ring its local GPU index's.
     const int node = ctx.rank / g, local = ctx.rank % g;
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, true, intra_inbox);
-    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, true, inter_inbox);
-    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, false, inter_inbox);
+    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, true, inter_inbox, built);
+    run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, false, inter_inbox, built);
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, false, intra_inbox);
   };
 }

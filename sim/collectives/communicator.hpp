@@ -74,11 +74,22 @@ class Communicator {
   // `platform` may be a part of the built platform (platform::node_range: an island of whole
   // nodes) with `spec` sized to it; communicators of one simulation share `mailbox_slots`, so
   // their collectives' mailboxes never collide (null: this communicator's own).
+  //
+  // `represented_nodes` > spec.nodes folds a symmetric communicator (engine/symmetric_fold.hpp):
+  // the built nodes stand for that many, every collective is sized and chosen as on all of them
+  // (its shares, ring steps and step latencies, NCCL's algorithm and protocol), and the built
+  // ranks move the flows one node's ring traffic puts on its links. Coarse rings only: any other
+  // algorithm, fine granularity, broadcast or polled rounds on a folded communicator is a
+  // logic_error (the fold's eligibility rules them out first).
   Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
-               CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots = nullptr);
+               CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots = nullptr,
+               int represented_nodes = 0);
   ~Communicator();
 
-  int size() const { return static_cast<int>(hosts_.size()); }
+  int size() const { return static_cast<int>(hosts_.size()); }  // ranks simulated
+  // Ranks the collectives are sized for: size(), or all the ranks a folded communicator stands for.
+  int represented_size() const { return represented_nodes_ * gpus_per_node_; }
+  bool folded() const { return represented_nodes_ != nodes_; }
   const CollectiveOptions& options() const { return options_; }
   // The algorithm/protocol pairs the collectives started so far ran, sorted and "+"-joined
   // ("ring/simple+tree/ll"): what `auto` resolved to.
@@ -134,7 +145,8 @@ class Communicator {
   int tree_channels_ = 1;
   std::set<std::string> choices_;
   int gpus_per_node_ = 1;
-  int nodes_ = 1;
+  int nodes_ = 1;                 // built
+  int represented_nodes_ = 1;     // what the collectives are sized for (nodes_ unless folded)
   std::vector<RingLinks> rings_;  // the flat ring's channels
   RingLinks intra_, inter_;
   std::vector<BinaryTree> trees_;  // 2 per tree channel, built on the first tree allreduce

@@ -47,7 +47,7 @@ double coarse_latency_left_s(const RingHop& hop, const ProtocolCosts& costs, int
 }  // namespace
 
 void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ring_size, double share_bytes,
-                    int channel, bool reduce, Inbox& inbox) {
+                    int channel, bool reduce, Inbox& inbox, int simulated_ranks) {
   if (ring_size <= 1) return;
   const int steps = ring_size - 1;
   const double reduce_s = reduce ? reduction_time_s(ctx.options, share_bytes) : 0;
@@ -62,7 +62,8 @@ void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ri
     inbox.front()->wait();
     inbox.pop_front();
     sent->wait();
-    ctx.instance.phase_end(channel, reduce ? 0 : 1, ring, ring_size)->wait();
+    ctx.instance.phase_end(channel, reduce ? 0 : 1, ring, simulated_ranks > 0 ? simulated_ranks : ring_size)
+        ->wait();
     const double delay = coarse_latency_left_s(hop, costs, ring_size) + steps * reduce_s;
     if (delay > 0) sg4::this_actor::sleep_for(delay);
     return;
@@ -80,8 +81,8 @@ void run_ring_phase(const PartContext& ctx, const RingHop& hop, int ring, int ri
 }
 
 void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& hops, int ring_size,
-                            double share_bytes, const std::vector<int>& channels, bool reduce,
-                            std::vector<Inbox>& inboxes) {
+                            int simulated_ranks, double share_bytes, const std::vector<int>& channels,
+                            bool reduce, std::vector<Inbox>& inboxes) {
   if (ring_size <= 1) return;
   const int steps = ring_size - 1;
   const auto& costs = ctx.instance.costs;
@@ -94,7 +95,7 @@ void run_coarse_ring_phases(const PartContext& ctx, const std::vector<RingHop>& 
   }
   for (auto& s : sent) s->wait();
   // One barrier for all channels: every rank's flows of this phase are done.
-  ctx.instance.phase_end(channels.front(), reduce ? 0 : 1, 0, ring_size)->wait();
+  ctx.instance.phase_end(channels.front(), reduce ? 0 : 1, 0, simulated_ranks)->wait();
   double latency = 0;  // the slowest ring's
   for (const auto& hop : hops) latency = std::max(latency, coarse_latency_left_s(hop, costs, ring_size));
   const double delay = latency + (reduce ? steps * reduction_time_s(ctx.options, share_bytes) : 0);

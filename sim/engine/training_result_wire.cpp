@@ -24,6 +24,8 @@ std::string to_wire(const TrainingResult& r) {
                          {"algorithms_used", r.algorithms_used},
                          {"step_compute_s", r.step_compute_s},
                          {"measured_iterations", r.measured_iterations},
+                         {"simulated_nodes", r.simulated_nodes},
+                         {"fold_why_not", r.fold_why_not},
                          {"trace", std::move(trace)}};
   return j.dump();
 }
@@ -41,6 +43,8 @@ TrainingResult training_result_from_wire(const std::string& text) {
   r.algorithms_used = j.at("algorithms_used").get<std::string>();
   r.step_compute_s = j.at("step_compute_s").get<double>();
   r.measured_iterations = j.at("measured_iterations").get<int>();
+  r.simulated_nodes = j.at("simulated_nodes").get<int>();
+  r.fold_why_not = j.at("fold_why_not").get<std::string>();
   for (const auto& rank : j.at("trace")) {
     RankTrace t;
     t.rank = rank.at("rank").get<int>();

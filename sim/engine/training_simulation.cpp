@@ -1,7 +1,8 @@
 #include "engine/training_simulation.hpp"
 
+#include "engine/symmetric_fold.hpp"
+
 #include "collectives/communicator.hpp"
-#include "compute/compute_model.hpp"
 #include "platform/platform_builder.hpp"
 #include "runtime/simulation.hpp"
 #include "schedules/periods.hpp"
@@ -19,23 +20,26 @@ namespace sg4 = simgrid::s4u;
 namespace dasim::engine {
 
 TrainingResult simulate_training(const TrainingConfig& config) {
-  compute::ComputeModel model(config.calibration, config.precision);
-  auto plan = workers::plan_step(config.workload, model, config.calibration.fitted.memory_bandwidth_Bps,
-                                 config.batch_per_gpu, config.schedule.bucket_cap_bytes);
+  const int represented = config.platform.total_gpus();
+  auto plan = plan_training_step(config, represented);
   const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
   const int measured =
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
 
-  runtime::Simulation sim(config.platform);
+  // On a symmetric run two nodes stand for all; their ranks' figures are every rank's.
+  const FoldDecision fold = decide_fold(config, plan);
+  platform::PlatformSpec simulated = config.platform;
+  simulated.nodes = fold.simulated_nodes;
+  runtime::Simulation sim(simulated);
   auto mailbox_slots = std::make_shared<collectives::MailboxSlots>();
-  collectives::Communicator comm(config.platform, sim.platform(), config.collective, mailbox_slots);
+  collectives::Communicator comm(simulated, sim.platform(), config.collective, mailbox_slots,
+                                 config.platform.nodes);
   const int p = comm.size();
   // Hierarchical data parallelism: one communicator per island of whole nodes (its buckets'
-  // allreduce); a run with fewer GPUs than an island (the 1-GPU baseline) is one island.
+  // allreduce); a run with fewer GPUs than an island (the 1-GPU baseline) is one island. (Islands
+  // are never folded.)
   const int island_gpus =
       schedules::has_islands(config.schedule) ? std::min(config.schedule.island_gpus, p) : 1;
-  workers::plan_averaging(plan, config.workload, config.schedule,
-                          config.calibration.fitted.memory_bandwidth_Bps, p, island_gpus);
   std::vector<std::unique_ptr<collectives::Communicator>> islands;
   if (island_gpus > 1) {
     const int island_nodes = island_gpus / config.platform.gpus_per_node;
@@ -77,6 +81,8 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   }
   TrainingResult result;
   result.measured_iterations = measured;
+  result.simulated_nodes = fold.simulated_nodes;
+  result.fold_why_not = fold.why_not;
   result.step_compute_s = plan.step_compute_s();
   result.iter_time_s = (window_end - window_begin) / measured;
   for (const auto& r : records) {

@@ -54,6 +54,10 @@ struct TrainingResult {
   std::string algorithms_used;  // the collectives' resolved algorithm/protocol choices, "+"-joined
   double step_compute_s = 0;    // the plan's compute of one step without jitter or stragglers
   int measured_iterations = 0;
+  // The nodes simulated one by one: the platform's, or 2 when a symmetric run was folded
+  // (symmetric_fold.hpp), and why it was not folded (empty when it was).
+  int simulated_nodes = 0;
+  std::string fold_why_not;
   std::vector<RankTrace> trace;  // the first trace_ranks ranks, when trace_ranks > 0
 };
 

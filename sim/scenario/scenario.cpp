@@ -129,6 +129,7 @@ collectives::CollectiveOptions read_collective(ObjectReader c) {
   options.granularity = c.optional_enumeration("granularity", collectives::kGranularityNames)
                             .value_or(collectives::Granularity::coarse);
   options.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
+  options.fold = c.optional_boolean("fold").value_or(true);
   if (auto channels = c.optional_positive_integer("ring_channels")) {
     if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
     options.ring_channels = static_cast<int>(*channels);

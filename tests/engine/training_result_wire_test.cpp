@@ -21,6 +21,8 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   r.comm_max_s = 2.5e-3;
   r.exposed_comm_max_s = 1.0 / 9.0;
   r.algorithms_used = "ring/simple+tree/ll";
+  r.simulated_nodes = 2;
+  r.fold_why_not = "jitter";
   r.trace = {{3,
               {{"forward", "compute", 0.1, 0.2, 0, {}},
                {"allreduce bucket 0", "comm", 0.15, 1.0 / 7.0, 25.5e6, "tree/ll128"}}}};
@@ -35,6 +37,8 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   EXPECT_EQ(back.algorithms_used, r.algorithms_used);
   EXPECT_EQ(back.step_compute_s, r.step_compute_s);
   EXPECT_EQ(back.measured_iterations, 12);
+  EXPECT_EQ(back.simulated_nodes, 2);
+  EXPECT_EQ(back.fold_why_not, "jitter");
   ASSERT_EQ(back.trace.size(), 1u);
   EXPECT_EQ(back.trace[0].rank, 3);
   ASSERT_EQ(back.trace[0].events.size(), 2u);

@@ -1,0 +1,81 @@
+#include "engine/symmetric_fold.hpp"
+
+#include "collectives/nccl_model.hpp"
+#include "compute/compute_model.hpp"
+#include "schedules/schedule_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+#include <vector>
+
+namespace dasim::engine {
+namespace {
+
+// The collectives a worker of this plan starts (workers/worker.cpp): gradient buckets for sgd,
+// the averaged payload or its fragments for the periodic schedules, all-gathered with top-k.
+std::vector<std::pair<collectives::Op, double>> planned_collectives(const workers::StepPlan& plan) {
+  std::vector<std::pair<collectives::Op, double>> calls;
+  for (double bytes : plan.bucket_bytes) calls.emplace_back(collectives::Op::allreduce, bytes);
+  const auto averaging = plan.gather_averages ? collectives::Op::all_gather : collectives::Op::allreduce;
+  if (plan.averaged_payload_bytes > 0) calls.emplace_back(averaging, plan.averaged_payload_bytes);
+  for (double bytes : plan.fragment_payload_bytes)
+    if (bytes > 0) calls.emplace_back(averaging, bytes);
+  return calls;
+}
+
+std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan& plan) {
+  const auto& spec = config.platform;
+  const auto& options = config.collective;
+  if (!options.fold) return "collective.fold is false";
+  if (spec.nodes <= kFoldedNodes) return fmt::format("{} nodes: nothing to fold", spec.nodes);
+  if (spec.sites.count > 1) return "several sites: the WAN links make node pairs differ";
+  using platform::FabricTopology;
+  if (spec.fabric.topology == FabricTopology::fat_tree && spec.fabric.oversubscription != 1.0)
+    return "an oversubscribed fat tree: leaf uplinks are shared unequally";
+  if (spec.fabric.topology != FabricTopology::star && spec.fabric.topology != FabricTopology::fat_tree)
+    return fmt::format("a {} fabric: routes differ between node pairs",
+                       platform::kFabricTopologyNames.name(spec.fabric.topology));
+  if (options.granularity != collectives::Granularity::coarse) return "fine granularity";
+  if (options.progress == collectives::Progress::polled_rounds) return "polled rounds";
+  if (schedules::has_islands(config.schedule)) return "islands";
+  if (!config.slowdown_by_rank.empty()) return "stragglers";
+  if (config.jitter_stddev > 0) return "jitter";
+  if (config.trace_ranks > kFoldedNodes * spec.gpus_per_node)
+    return fmt::format("a trace of {} ranks, more than {} nodes hold", config.trace_ranks, kFoldedNodes);
+  const auto topology = collectives::summarize_topology(spec);
+  for (const auto& [op, bytes] : planned_collectives(plan)) {
+    const auto choice = collectives::choose(topology, options, op, bytes);
+    if (choice.algorithm != collectives::Algorithm::ring &&
+        choice.algorithm != collectives::Algorithm::hierarchical)
+      return fmt::format("the {} of {} bytes runs {}, not rings", collectives::to_string(op), bytes,
+                         collectives::describe(choice));
+  }
+  return "";
+}
+
+}  // namespace
+
+workers::StepPlan plan_training_step(const TrainingConfig& config, int ranks) {
+  const compute::ComputeModel model(config.calibration, config.precision);
+  const double memory_Bps = config.calibration.fitted.memory_bandwidth_Bps;
+  auto plan = workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
+                                 config.schedule.bucket_cap_bytes);
+  const int island_gpus =
+      schedules::has_islands(config.schedule) ? std::min(config.schedule.island_gpus, ranks) : 1;
+  workers::plan_averaging(plan, config.workload, config.schedule, memory_Bps, ranks, island_gpus);
+  return plan;
+}
+
+FoldDecision decide_fold(const TrainingConfig& config, const workers::StepPlan& plan) {
+  FoldDecision decision;
+  decision.why_not = why_not_folded(config, plan);
+  decision.simulated_nodes = decision.folded() ? kFoldedNodes : config.platform.nodes;
+  return decision;
+}
+
+FoldDecision decide_fold(const TrainingConfig& config) {
+  return decide_fold(config, plan_training_step(config, config.platform.total_gpus()));
+}
+
+}  // namespace dasim::engine

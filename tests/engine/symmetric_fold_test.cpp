@@ -1,0 +1,96 @@
+// The symmetric fold (engine/symmetric_fold.hpp): which runs fold, and a folded run against the
+// closed form of the ring on all its nodes. tests/symmetry compares folded and whole runs on
+// every preset.
+#include "engine/symmetric_fold.hpp"
+#include "schedules/two_layer_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using namespace dasim;
+using namespace dasim::two_layer;
+
+std::string preset(const std::string& name) {
+  return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name;
+}
+
+TEST(SymmetricFold, ASgdStepOn1024NodesIsTheClosedFormOfTheirRing) {
+  // One bucket of all 40e6 B, allreduced after backward: step = compute + the ring over 1024
+  // ranks, 2 x 1023/1024 x S / B + 2 x 1023 x 2 us, simulated on 2 nodes.
+  auto c = config(1024, sgd(false, 1e12));
+  const auto r = simulate(c);
+  EXPECT_EQ(r.simulated_nodes, 2);
+  EXPECT_EQ(r.fold_why_not, "");
+  const double allreduce = ring(1024, kWeights);
+  EXPECT_NEAR(r.iter_time_s, kStep + allreduce, 1e-3 * allreduce);
+  EXPECT_NEAR(r.exposed_comm_s, allreduce, 1e-3 * allreduce);
+}
+
+TEST(SymmetricFold, DasgdOn4096NodesExposesWhatDoesNotFitInDSteps) {
+  // At 1e9 B/s the allreduce of 40e6 B over 4096 ranks (79.98 + 16.38 ms) outlasts one 24.2 ms step.
+  const double allreduce = ring(4096, kWeights, 1e9);
+  const auto r = simulate(config(4096, periodic(schedules::ScheduleKind::dasgd, 4, 1), 1e9));
+  EXPECT_EQ(r.simulated_nodes, 2);
+  EXPECT_NEAR(r.exposed_comm_s * 4, allreduce - kStep, 1e-3 * allreduce);
+}
+
+TEST(SymmetricFold, EveryAsymmetryIsSimulatedWhole) {
+  struct Case {
+    std::string what;
+    std::function<void(engine::TrainingConfig&)> change;
+    std::string why;
+  };
+  const std::vector<Case> cases = {
+      {"stragglers", [](auto& c) { c.slowdown_by_rank[3] = 1.5; }, "stragglers"},
+      {"jitter", [](auto& c) { c.jitter_stddev = 0.01; }, "jitter"},
+      {"fold off", [](auto& c) { c.collective.fold = false; }, "collective.fold is false"},
+      {"fine", [](auto& c) { c.collective.granularity = collectives::Granularity::fine; },
+       "fine granularity"},
+      {"polled rounds", [](auto& c) { c.collective.progress = collectives::Progress::polled_rounds; },
+       "polled rounds"},
+      {"tree", [](auto& c) { c.collective.algorithm = collectives::Algorithm::tree; },
+       "the allreduce of 40000000 bytes runs tree/links, not rings"},
+      {"trace", [](auto& c) { c.trace_ranks = 3; }, "a trace of 3 ranks, more than 2 nodes hold"},
+      {"two nodes", [](auto& c) { c.platform.nodes = 2; }, "2 nodes: nothing to fold"},
+      {"oversubscribed",
+       [](auto& c) {
+         c.platform.fabric.topology = platform::FabricTopology::fat_tree;
+         c.platform.fabric.oversubscription = 2;
+       },
+       "an oversubscribed fat tree: leaf uplinks are shared unequally"},
+      {"torus", [](auto& c) { c.platform.fabric.topology = platform::FabricTopology::torus; },
+       "a torus fabric: routes differ between node pairs"},
+      {"sites", [](auto& c) { c.platform.sites.count = 2; },
+       "several sites: the WAN links make node pairs differ"},
+  };
+  for (const auto& k : cases) {
+    auto c = config(8, sgd(false, 1e12));
+    EXPECT_TRUE(engine::decide_fold(c).folded()) << k.what;
+    k.change(c);
+    const auto d = engine::decide_fold(c);
+    EXPECT_EQ(d.why_not, k.why) << k.what;
+    EXPECT_EQ(d.simulated_nodes, c.platform.nodes) << k.what;
+  }
+  auto islands = config(8, periodic(schedules::ScheduleKind::local_sgd, 4, 0));
+  islands.platform = platform::load_platform(preset("dgx-a100-hdr.json"), 8);
+  islands.schedule.island_gpus = 16;
+  EXPECT_EQ(engine::decide_fold(islands).why_not, "islands");
+  auto dragonfly = config(8, sgd(false, 1e12));
+  dragonfly.platform = platform::load_platform(preset("dgx-h100-ndr-dragonfly.json"), 8);
+  EXPECT_EQ(engine::decide_fold(dragonfly).why_not, "a dragonfly fabric: routes differ between node pairs");
+}
+
+TEST(SymmetricFold, AStragglerRunIsSimulatedOnEveryNode) {
+  auto c = config(4, sgd(false, 1e12));
+  c.slowdown_by_rank[2] = 1.5;
+  const auto r = simulate(c);
+  EXPECT_EQ(r.simulated_nodes, 4);
+  EXPECT_EQ(r.fold_why_not, "stragglers");
+  // The straggler's 1.5 x compute sets the step: 1.5 x 24 ms of layers + update + the ring.
+  EXPECT_GT(r.iter_time_s, 1.4 * kStep);
+}
+
+}  // namespace

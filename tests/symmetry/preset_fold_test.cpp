@@ -1,0 +1,101 @@
+// The symmetric fold against the whole run (issue 19's correctness test): on every preset whose
+// runs fold, at 16 and 64 nodes, sgd, local SGD and DaSGD simulated on 2 nodes take the iteration
+// time and the per-rank exposed communication of the run simulated on every node, within 1%.
+// Label `symmetry`: the whole runs are 100-4,600 GPUs of SimGrid flows, minutes under the
+// sanitizers, which the folded code paths of the other tests already run (CMakePresets.json).
+#include "engine/symmetric_fold.hpp"
+#include "engine/training_result_wire.hpp"
+#include "schedules/two_layer_fixture.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <ostream>
+#include <string>
+
+namespace {
+
+using namespace dasim;
+
+struct Case {
+  std::string platform;
+  int nodes;
+  schedules::ScheduleKind kind;
+  collectives::Algorithm algorithm = collectives::Algorithm::ring;
+};
+
+// What ctest prints beside the test's name (gtest would print the struct's bytes).
+void PrintTo(const Case& k, std::ostream* os) {
+  *os << k.platform << " x " << k.nodes << ", " << schedules::to_string(k.kind) << " on "
+      << collectives::to_string(k.algorithm);
+}
+
+std::string name_of(const testing::TestParamInfo<Case>& info) {
+  std::string name =
+      fmt::format("{}_{}_{}_{}", info.param.platform, info.param.nodes, schedules::to_string(info.param.kind),
+                  collectives::to_string(info.param.algorithm));
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class PresetFold : public testing::TestWithParam<Case> {};
+
+// Within 1% of the whole run, or 1 us where a figure is almost nothing.
+void expect_close(double folded, double whole, const char* what) {
+  EXPECT_NEAR(folded, whole, std::max(0.01 * whole, 1e-6)) << what;
+}
+
+TEST_P(PresetFold, FoldedRunTakesTheWholeRunsTimes) {
+  const Case& k = GetParam();
+  auto schedule = k.kind == schedules::ScheduleKind::sgd
+                      ? two_layer::sgd(true, 10e6)  // two buckets: one overlaps backward
+                      : two_layer::periodic(k.kind, 4, k.kind == schedules::ScheduleKind::dasgd ? 1 : 0);
+  schedule.bucket_view = false;  // DDP's copies, as the presets' users run
+  auto c = two_layer::config(k.nodes, schedule);
+  c.platform = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + k.platform, k.nodes);
+  // Rings, one per NIC, or the hierarchical algorithm's (NCCL's auto picks trees here, which are
+  // not folded); the protocol as NCCL picks it.
+  c.collective.algorithm = k.algorithm;
+  c.collective.protocol = collectives::Protocol::automatic;
+  c.warmup_iterations = 4;
+  c.measured_iterations = 4;
+  const auto folded = engine::simulate_training_isolated(c);
+  ASSERT_EQ(folded.simulated_nodes, 2) << folded.fold_why_not;
+  c.collective.fold = false;
+  const auto whole = engine::simulate_training_isolated(c);
+  ASSERT_EQ(whole.simulated_nodes, k.nodes);
+  EXPECT_EQ(folded.algorithms_used, whole.algorithms_used);
+  expect_close(folded.iter_time_s, whole.iter_time_s, "iteration time");
+  expect_close(folded.compute_s, whole.compute_s, "compute");
+  expect_close(folded.comm_s, whole.comm_s, "communication");
+  expect_close(folded.exposed_comm_s, whole.exposed_comm_s, "exposed communication, mean over ranks");
+  expect_close(folded.exposed_comm_max_s, whole.exposed_comm_max_s, "exposed communication, slowest rank");
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  // Every preset of one site on a star or a non-oversubscribed fat tree (the dragonfly preset and
+  // the multi-site ones are never folded: tests/engine/symmetric_fold_test.cpp). GB200 NVL72's
+  // nodes are racks of 72 GPUs: 4 and 16 of them (1,152 GPUs whole; 64 would be 4,608), without
+  // 16 racks of sgd on rings, whose whole run takes 140 s (it agreed when run by hand,
+  // docs/performance.md).
+  for (const char* platform : {"dgx-a100-hdr.json", "dgx-h100-ndr.json", "dgx1-v100-edr.json",
+                               "flat-100gbe-64.json", "gb200-nvl72.json", "h100-ndr-rail-optimised.json",
+                               "h100-ndr-single-plane.json", "v100-pcie-25gbe.json"}) {
+    const bool racks = std::string(platform) == "gb200-nvl72.json";
+    for (int nodes : {racks ? 4 : 16, racks ? 16 : 64}) {
+      for (auto kind :
+           {schedules::ScheduleKind::sgd, schedules::ScheduleKind::local_sgd, schedules::ScheduleKind::dasgd})
+        if (!(racks && nodes == 16 && kind == schedules::ScheduleKind::sgd))
+          all.push_back({platform, nodes, kind});
+      all.push_back({platform, nodes, schedules::ScheduleKind::sgd, collectives::Algorithm::hierarchical});
+    }
+  }
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, PresetFold, testing::ValuesIn(cases()), name_of);
+
+}  // namespace
