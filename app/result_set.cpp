@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace dasim::cli {
@@ -51,6 +52,15 @@ void print_summary(const std::vector<results::ResultRow>& rows, const std::vecto
                                    row.precision, row.platform, row.compute_precision, asked));
   }
   for (const auto& f : fallbacks) fmt::print("{}\n", f);
+  // Which runs were folded: their figures are the whole run's, their timelines two nodes'.
+  const auto folded = std::count_if(rows.begin(), rows.end(), [](const results::ResultRow& row) {
+    return row.source == "simulated" && row.simulated_nodes < row.nodes;
+  });
+  if (folded > 0)
+    fmt::print(
+        "fold: {} of {} configurations were symmetric and simulated on 2 of their nodes "
+        "(collective.fold: false simulates every node)\n",
+        folded, rows.size());
 }
 
 }  // namespace dasim::cli

@@ -22,22 +22,22 @@ CONVERGENCE_COLUMNS = ["steps_to_target", "time_to_target_s"]
 RESULT_COLUMNS = [
     "scenario", "platform", "workload", "precision", "compute_precision", "fusion", "schedule", "tau",
     "delay", "schedule_detail", "bucket_cap_bytes", "collective", "algorithms_used", "progress",
-    "granularity", "nodes", "gpus", "batch_per_gpu", "iterations", "warmup", "iter_time_s",
-    "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup", "efficiency", "compute_s",
-    "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "source",
-    "calibration", "calibration_sha256",
+    "granularity", "nodes", "gpus", "simulated_nodes", "batch_per_gpu", "iterations", "warmup",
+    "iter_time_s", "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup",
+    "efficiency", "compute_s", "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s",
+    "exposed_comm_max_s", "source", "calibration", "calibration_sha256",
 ] + CONVERGENCE_COLUMNS
 # The throughput column's name before it was samples_per_s (it read as a time next to the _s
 # columns); files written then are read under the new name.
 OLD_NAMES = {"throughput_samples_s": "samples_per_s"}
 # Columns a file written before them lacks, with what they hold then: schedule_detail is derived;
 # compute_slowdown_s is not known (empty, as in measured rows); every baseline was 1 GPU; the rest
-# were not recorded (empty).
+# were not recorded (empty): simulated_nodes among them (every node was simulated then).
 OPTIONAL_COLUMNS = {
     "schedule_detail": None, "compute_slowdown_s": "", "precision": "", "compute_precision": "",
     "fusion": "", "bucket_cap_bytes": "", "progress": "", "granularity": "", "iterations": "",
     "warmup": "", "baseline_gpus": "1", "baseline_samples_per_s": "", "calibration_sha256": "",
-    "steps_to_target": "", "time_to_target_s": "",
+    "steps_to_target": "", "time_to_target_s": "", "simulated_nodes": "",
 }
 # What a results file must have.
 REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
@@ -55,9 +55,10 @@ UNKNOWABLE_COLUMNS = ["baseline_samples_per_s", "speedup", "efficiency", "comput
 SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many);
-# compute_precision follows precision and the calibration, and calibration_sha256 the calibration.
+# compute_precision follows precision and the calibration, and calibration_sha256 the calibration;
+# simulated_nodes is how the run was simulated (2 for every folded node count), not what it models.
 METRIC_COLUMNS = (set(FLOAT_COLUMNS) | set(CONVERGENCE_COLUMNS) |
-                  {"algorithms_used", "compute_precision", "calibration_sha256"})
+                  {"algorithms_used", "compute_precision", "calibration_sha256", "simulated_nodes"})
 
 
 def _missing_columns_message(path, missing):

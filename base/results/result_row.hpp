@@ -36,6 +36,9 @@ struct ResultRow {
   std::string granularity;      // coarse | fine (simulated); empty when measured
   int nodes = 1;
   int gpus = 1;
+  // Nodes simulated one by one: `nodes`, or 2 when the run was symmetric and folded onto two of
+  // its nodes (sim/engine/symmetric_fold.hpp); 0 in measured rows.
+  int simulated_nodes = 0;
   int batch_per_gpu = 1;
   int iterations = 0;  // timed iterations (steps) the figures are means over
   int warmup = 0;      // iterations run before them and not timed
@@ -81,7 +84,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 37> kResultColumns{{
+inline const std::array<ResultColumn, 38> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -99,6 +102,7 @@ inline const std::array<ResultColumn, 37> kResultColumns{{
     {"granularity", &ResultRow::granularity},
     {"nodes", &ResultRow::nodes},
     {"gpus", &ResultRow::gpus},
+    {"simulated_nodes", &ResultRow::simulated_nodes},
     {"batch_per_gpu", &ResultRow::batch_per_gpu},
     {"iterations", &ResultRow::iterations},
     {"warmup", &ResultRow::warmup},

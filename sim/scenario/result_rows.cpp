@@ -46,6 +46,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.granularity = collectives::kGranularityNames.name(sc.collective.granularity);
   row.nodes = c.nodes;
   row.gpus = c.nodes * entry.spec.gpus_per_node;
+  row.simulated_nodes = result.simulated_nodes;
   row.batch_per_gpu = c.batch_per_gpu;
   // As simulated: rounded up to whole periods of the schedule (tau, H).
   row.iterations = result.measured_iterations;
