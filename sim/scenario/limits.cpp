@@ -2,6 +2,8 @@
 
 #include "common/errors.hpp"
 #include "common/units.hpp"
+#include "engine/symmetric_fold.hpp"
+#include "scenario/simulation_jobs.hpp"
 #include "schedules/periods.hpp"
 #include "workload/buckets.hpp"
 
@@ -15,17 +17,22 @@
 namespace dasim::scenario {
 namespace {
 
-// Measured on the development machine (docs/hardening.md, "Limits"): `dasim run` of ResNet-50,
-// sgd, 25 MiB buckets (4 allreduces per iteration), ring, 8 + 4 iterations, release build:
-//   flat-100gbe-64 (1 ring): 1,024 GPUs 7.5 s, 254 MB; 4,096 GPUs 32.5 s, 762 MB peak RSS;
-//   dgx-a100-hdr (8 rings, one per NIC): 512 GPUs 9.2 s; 1,024 GPUs 26.6 s, 275 MB.
-// Memory: ~94 MB fixed (SimGrid, calibration, workload) + ~160 KiB per simulated GPU.
-// Time: 2.69 s per iteration at 4,096 GPUs on one ring = 0.164 ms per GPU per allreduce, x
-// rings^0.62 (8 rings cost 3.6x one at 1,024 GPUs). Within 15% at >= 1,024 GPUs; smaller runs
-// are overestimated (3.5x at 256 GPUs), which only makes their short estimates shorter in fact.
-constexpr double kFixedMemoryBytes = 94e6;
-constexpr double kMemoryPerGpuBytes = 160.0 * 1024;
-constexpr double kSecondsPerGpuAllreduce = 2.69 / 4096 / 4;
+// Measured on the development machine (docs/hardening.md, "Limits"), 2026-12-02: `dasim run` of
+// ResNet-50, sgd, 25 MiB buckets (4 allreduces per iteration), ring, 8 + 4 iterations, every node
+// simulated (collective.fold false), release build:
+//   flat-100gbe-64 (1 ring): 512 GPUs 1.52 s, 77 MB; 1,024 GPUs 3.52 s, 143 MB; 2,048 GPUs 9.60 s, 276 MB
+//   dgx-a100-hdr (8 rings): 256 GPUs 1.97 s, 43 MB; 512 GPUs 4.12 s, 75 MB; 1,024 GPUs 14.7 s, 187 MB
+//   and folded onto 2 nodes (16 GPUs, 8 rings), whatever the node count: 0.18-0.20 s, 37 MB.
+// Memory: ~35 MB fixed (SimGrid, calibration, workload) + ~135 KB per simulated GPU. Time: a
+// start-up of ~0.15 s (the process and its simulation child), then per iteration 69 us per GPU
+// and allreduce at 1,024 GPUs on one ring, growing as GPUs^0.4 (each completion re-solves a
+// sharing system that grows with the flows) and as rings^0.62 (8 rings cost 3.6x one). Every
+// measurement above is within 2x of its estimate (tests/scenario/limits_test.cpp).
+constexpr double kFixedMemoryBytes = 35e6;
+constexpr double kMemoryPerGpuBytes = 135e3;
+constexpr double kStartupSeconds = 0.15;
+constexpr double kSecondsPerGpuAllreduceAt1024 = 69e-6;
+constexpr double kGpuExponent = 0.4;
 constexpr double kRingExponent = 0.62;
 
 constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
@@ -56,10 +63,22 @@ int64_t gpus_of(const Scenario& sc, const Configuration& c) {
 
 }  // namespace
 
+int64_t simulated_gpus(const Scenario& sc, const Configuration& c) {
+  const int64_t gpus = gpus_of(sc, c);
+  try {
+    const auto fold = engine::decide_fold(training_config(sc, c, false));
+    return static_cast<int64_t>(fold.simulated_nodes) * sc.platforms[c.platform].spec.gpus_per_node;
+  } catch (const InputError&) {
+    return gpus;  // a configuration the run will refuse with its own message: estimated whole
+  }
+}
+
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings) {
   CostEstimate e;
-  e.memory_bytes = kFixedMemoryBytes + kMemoryPerGpuBytes * static_cast<double>(gpus);
-  e.iteration_s = kSecondsPerGpuAllreduce * static_cast<double>(gpus) *
+  const double p = static_cast<double>(gpus);
+  e.memory_bytes = kFixedMemoryBytes + kMemoryPerGpuBytes * p;
+  e.startup_s = kStartupSeconds;
+  e.iteration_s = kSecondsPerGpuAllreduceAt1024 * std::pow(p / 1024, kGpuExponent) * p *
                   static_cast<double>(gradient_buckets) * std::pow(std::max(1, rings), kRingExponent);
   return e;
 }
@@ -89,8 +108,8 @@ double physical_memory_bytes() {
 }
 
 void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
-                     size_t gradient_buckets, const Limits& limits, int rings) {
-  const auto e = estimate_cost(gpus, gradient_buckets, rings);
+                     size_t gradient_buckets, const Limits& limits, int rings, int64_t simulated) {
+  const auto e = estimate_cost(simulated > 0 ? simulated : gpus, gradient_buckets, rings);
   if (gpus > limits.max_gpus)
     throw InputError(file, path,
                      fmt::format("{}{} would need ~{} and ~{} per iteration (limit: {} GPUs per "
@@ -108,16 +127,23 @@ void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& p
 namespace {
 
 // 1. GPUs in one configuration (memory is what runs out first), and the memory it needs against
-// what the machine has.
-void check_gpu_counts(const Scenario& sc, const Limits& limits) {
+// what the machine has: of the GPUs it simulates, the most any configuration of that node count
+// simulates (a folded one runs two nodes; engine/symmetric_fold.hpp).
+void check_gpu_counts(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
   for (size_t p = 0; p < sc.platforms.size(); ++p) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
+      int64_t simulated = 0;
+      if (gpus <= limits.max_gpus)  // beyond it the refusal quotes the whole run
+        for (const auto& c : configs)
+          if (c.platform == p && c.nodes == entry.nodes[n])
+            simulated = std::max(simulated, simulated_gpus(sc, c));
       check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
                       fmt::format("{} x {} = ", units::format_count(entry.nodes[n], "node"),
                                   units::format_count(entry.spec.gpus_per_node, "GPU")),
-                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits, rings_of(sc, p));
+                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits, rings_of(sc, p),
+                      simulated);
     }
   }
 }
@@ -196,12 +222,13 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
 }  // namespace
 
 double estimated_wall_s(const Scenario& sc, const Configuration& c) {
-  return estimate_cost(gpus_of(sc, c), allreduces(sc, c), rings_of(sc, c.platform)).iteration_s *
-         static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
+  const auto e = estimate_cost(simulated_gpus(sc, c), allreduces(sc, c), rings_of(sc, c.platform));
+  return e.startup_s +
+         e.iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
 
 void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
-  check_gpu_counts(sc, limits);
+  check_gpu_counts(sc, configs, limits);
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
   for (const auto& c : configs) total_s += estimated_wall_s(sc, c);

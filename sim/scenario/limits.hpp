@@ -14,7 +14,7 @@
 namespace dasim::scenario {
 
 struct Limits {
-  int64_t max_gpus = 65536;            // GPUs in one configuration
+  int64_t max_gpus = 131072;           // GPUs in one configuration (16,384 DGX-class nodes)
   int64_t max_iterations = 100000;     // iterations + warmup
   double min_bucket_cap_bytes = 1024;  // sgd bucket cap, checked only on more GPUs than:
   int64_t bucket_cap_min_gpus = 1024;
@@ -25,16 +25,17 @@ struct Limits {
 // Measured cost of simulating one configuration (release build, one core; docs/hardening.md).
 struct CostEstimate {
   double memory_bytes = 0;  // peak resident memory of the simulation process
+  double startup_s = 0;     // wall time before the first iteration
   double iteration_s = 0;   // wall time per simulated iteration
 };
 
 // `gradient_buckets`: allreduces per iteration (the sgd bucket plan; 1 for a whole-model
-// allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs x
-// allreduces x rings^0.62, the memory with GPUs.
+// allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs^1.4 x
+// allreduces x rings^0.62, the memory with GPUs (the GPUs simulated: two nodes' for a folded run).
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings = 1);
 
-// Estimated wall time of simulating one configuration, warm-up included (estimate_cost x its
-// iterations): what the limits add up, and what shards are balanced by.
+// Estimated wall time of simulating one configuration, warm-up included (estimate_cost of the GPUs
+// it simulates x its iterations): what the limits add up, and what shards are balanced by.
 double estimated_wall_s(const Scenario& scenario, const Configuration& configuration);
 
 // Throws InputError `FILE: json.path: <what, estimated memory/time>; refusing (use --force to run
@@ -45,8 +46,14 @@ void check_limits(const Scenario& scenario, const std::vector<Configuration>& co
 // One simulation of `gpus` GPUs (any command): refused beyond limits.max_gpus, or when its
 // estimated memory exceeds the machine's, as `FILE: PATH: <how><gpus> GPUs would need ...`
 // (file and path may be empty for a command-line value).
+// `simulated`: the GPUs the run simulates one by one when fewer (a symmetric fold), which set the
+// memory estimate; 0: all of them.
 void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
-                     size_t gradient_buckets, const Limits& limits = {}, int rings = 1);
+                     size_t gradient_buckets, const Limits& limits = {}, int rings = 1,
+                     int64_t simulated = 0);
+
+// The GPUs a configuration's run simulates one by one: all, or two nodes' when it folds.
+int64_t simulated_gpus(const Scenario& scenario, const Configuration& configuration);
 // The machine's physical memory in bytes (0 when unknown).
 double physical_memory_bytes();
 

@@ -76,8 +76,8 @@ expect_bad_input "--min-bytes 2P" "--min-bytes: expected a size <= 2^50 bytes" r
 expect_bad_input "--factor 1.0000001" "sizes from --min-bytes to --max-bytes; expected at most 1000" \
   run8 --factor 1.0000001
 # Beyond the GPU limit: refused with the estimate (ran > 10 min with no output before).
-expect_bad_input "--nodes 100000" "--nodes 100000: 100000 nodes x 1 GPU = 100000 GPUs would need ~15 GiB" \
-  "$BIN/dasim" collective --platform "$flat" --nodes 100000 --max-bytes 8 --quiet
+expect_bad_input "--nodes 140000" "--nodes 140000: 140000 nodes x 1 GPU = 140000 GPUs would need ~18 GiB" \
+  "$BIN/dasim" collective --platform "$flat" --nodes 140000 --max-bytes 8 --quiet
 expect_bad_input "group of 0 ranks (--nodes 0)" "--nodes" \
   "$BIN/dasim" collective --platform "$flat" --nodes 0 --quiet
 expect_bad_input "unknown platform file" "nope.json: cannot open file" \

@@ -29,13 +29,13 @@ refused() {
   echo "ok: $name: $(cat "$work/stderr")"
 }
 
-# 1,000,000 DGX-1 nodes = 8,000,000 GPUs: ~160 KiB each (docs/hardening.md) is ~1.2 TiB.
+# 1,000,000 DGX-1 nodes = 8,000,000 GPUs: ~135 KB each (docs/hardening.md) is ~1006 GiB.
 scenario gpus dgx1-v100-edr "1, 1000000"
-refused gpus "platforms[0].nodes[1]: 1000000 nodes x 8 GPUs = 8000000 GPUs would need ~1.2 TiB" \
-  "per iteration" "limit: 65536 GPUs"
-# 8192 x 8 = 65536 GPUs is at the limit, 8193 x 8 is over it.
-scenario gpus_edge dgx1-v100-edr "8193"
-refused gpus_edge "platforms[0].nodes[0]: 8193 nodes x 8 GPUs = 65544 GPUs"
+refused gpus "platforms[0].nodes[1]: 1000000 nodes x 8 GPUs = 8000000 GPUs would need ~1006 GiB" \
+  "per iteration" "limit: 131072 GPUs"
+# 16384 x 8 = 131072 GPUs is at the limit, 16385 x 8 is over it.
+scenario gpus_edge dgx1-v100-edr "16385"
+refused gpus_edge "platforms[0].nodes[0]: 16385 nodes x 8 GPUs = 131080 GPUs"
 
 scenario iterations flat-100gbe-64 "1, 2" 1000000
 refused iterations "iterations: 1000000 iterations + 4 warmup would take ~" "limit: 100000 iterations"

@@ -27,8 +27,8 @@ scenario one ''
 grep -qF ": 1 configuration)" "$work/stdout" || fail "one: $(cat "$work/stdout")"
 echo "ok: one: $(cat "$work/stdout")"
 
-scenario limits '' "$flat" 100000
-refused limits "platforms[0].nodes[0]: 100000 nodes x 1 GPU = 100000 GPUs would need"
+scenario limits '' "$flat" 140000
+refused limits "platforms[0].nodes[0]: 140000 nodes x 1 GPU = 140000 GPUs would need"
 
 scenario sweep ', "sweep": {"parameter": "nvlink_bandwidth", "values": ["100GBps"]}'
 refused sweep "sweep.json: sweep.parameter: platforms[0] (flat-100gbe-64) cannot be swept: "
