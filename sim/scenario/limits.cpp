@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <string>
 
 namespace dasim::scenario {
 namespace {
@@ -107,6 +109,18 @@ double physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
 }
 
+double available_memory_bytes() {
+  // The kernel's estimate of what can be allocated without swapping (MemAvailable, in kB): what a
+  // run may take now, not the RAM other processes already hold.
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kilobytes = 0;
+  std::string unit;
+  while (meminfo >> key >> kilobytes >> unit)
+    if (key == "MemAvailable:") return kilobytes * 1024;
+  return physical_memory_bytes();
+}
+
 void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& path, const std::string& how,
                      size_t gradient_buckets, const Limits& limits, int rings, int64_t simulated) {
   const auto e = estimate_cost(simulated > 0 ? simulated : gpus, gradient_buckets, rings);
@@ -116,12 +130,13 @@ void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& p
                                  "configuration){}",
                                  how, units::format_count(gpus, "GPU"), human_bytes(e.memory_bytes),
                                  human_duration(e.iteration_s), limits.max_gpus, kRefusing));
-  const double memory = limits.memory_bytes > 0 ? limits.memory_bytes : physical_memory_bytes();
+  const double memory = limits.memory_bytes > 0 ? limits.memory_bytes : available_memory_bytes();
   if (memory > 0 && e.memory_bytes > memory)
-    throw InputError(file, path,
-                     fmt::format("{}{} would need ~{}, more than this machine's {} of memory{}", how,
-                                 units::format_count(gpus, "GPU"), human_bytes(e.memory_bytes),
-                                 human_bytes(memory), kRefusing));
+    throw InputError(
+        file, path,
+        fmt::format("{}{} would need ~{}, more than the {} of memory this machine has available{}", how,
+                    units::format_count(gpus, "GPU"), human_bytes(e.memory_bytes), human_bytes(memory),
+                    kRefusing));
 }
 
 namespace {
@@ -129,16 +144,17 @@ namespace {
 // 1. GPUs in one configuration (memory is what runs out first), and the memory it needs against
 // what the machine has: of the GPUs it simulates, the most any configuration of that node count
 // simulates (a folded one runs two nodes; engine/symmetric_fold.hpp).
-void check_gpu_counts(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
+void check_gpu_counts(const Scenario& sc, const std::vector<Configuration>& configs,
+                      const std::vector<int64_t>& simulated_by_config, const Limits& limits) {
   for (size_t p = 0; p < sc.platforms.size(); ++p) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
       int64_t simulated = 0;
       if (gpus <= limits.max_gpus)  // beyond it the refusal quotes the whole run
-        for (const auto& c : configs)
-          if (c.platform == p && c.nodes == entry.nodes[n])
-            simulated = std::max(simulated, simulated_gpus(sc, c));
+        for (size_t i = 0; i < configs.size(); ++i)
+          if (configs[i].platform == p && configs[i].nodes == entry.nodes[n])
+            simulated = std::max(simulated, simulated_by_config[i]);
       check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
                       fmt::format("{} x {} = ", units::format_count(entry.nodes[n], "node"),
                                   units::format_count(entry.spec.gpus_per_node, "GPU")),
@@ -221,17 +237,28 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
 
 }  // namespace
 
-double estimated_wall_s(const Scenario& sc, const Configuration& c) {
-  const auto e = estimate_cost(simulated_gpus(sc, c), allreduces(sc, c), rings_of(sc, c.platform));
+namespace {
+
+double wall_s(const Scenario& sc, const Configuration& c, int64_t simulated) {
+  const auto e = estimate_cost(simulated, allreduces(sc, c), rings_of(sc, c.platform));
   return e.startup_s +
          e.iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
 
+}  // namespace
+
+double estimated_wall_s(const Scenario& sc, const Configuration& c) {
+  return wall_s(sc, c, simulated_gpus(sc, c));
+}
+
 void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
-  check_gpu_counts(sc, configs, limits);
+  // Whether each configuration folds, once: it plans the configuration's step.
+  std::vector<int64_t> simulated(configs.size());
+  for (size_t i = 0; i < configs.size(); ++i) simulated[i] = simulated_gpus(sc, configs[i]);
+  check_gpu_counts(sc, configs, simulated, limits);
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
-  for (const auto& c : configs) total_s += estimated_wall_s(sc, c);
+  for (size_t i = 0; i < configs.size(); ++i) total_s += wall_s(sc, configs[i], simulated[i]);
   check_iterations(sc, configs, limits, total_s);
   check_bucket_caps(sc, configs, limits);
   check_configuration_count(sc, configs, limits, total_s);

@@ -19,7 +19,7 @@ struct Limits {
   double min_bucket_cap_bytes = 1024;  // sgd bucket cap, checked only on more GPUs than:
   int64_t bucket_cap_min_gpus = 1024;
   size_t max_configurations = 10000;
-  double memory_bytes = 0;  // the machine's memory to compare estimates with (0: its physical memory)
+  double memory_bytes = 0;  // the machine's memory to compare estimates with (0: what it has available now)
 };
 
 // Measured cost of simulating one configuration (release build, one core; docs/hardening.md).
@@ -56,6 +56,9 @@ void check_gpu_limit(int64_t gpus, const std::string& file, const std::string& p
 int64_t simulated_gpus(const Scenario& scenario, const Configuration& configuration);
 // The machine's physical memory in bytes (0 when unknown).
 double physical_memory_bytes();
+// What can be allocated now without swapping (/proc/meminfo MemAvailable; the physical memory
+// where that is not known): what a run's estimate is compared with.
+double available_memory_bytes();
 
 // "610 GiB", "1.3 MiB", "512 B"; "4.4 h", "12 min", "3.0 s", "2.1 days".
 std::string human_bytes(double bytes);
