@@ -3,6 +3,7 @@
 // run can be put beside the prediction.
 #include "collectives/collective_benchmark.hpp"
 #include "collectives/nccl_model.hpp"
+#include "collectives/symmetry.hpp"
 #include "commands.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
@@ -35,6 +36,7 @@ struct CollectiveArgs {
   double factor = 2;
   std::string format = "table";
   bool fine = false;
+  bool no_fold = false;
   bool reduction = false;
   double memory_bandwidth_Bps = 900e9;
   bool quiet = false;
@@ -64,6 +66,7 @@ void run(const CollectiveArgs& a) {
                     "--protocol {} is not simple",
                     spec.name, spec.nodes, a.protocol));
   options.granularity = a.fine ? collectives::Granularity::fine : collectives::Granularity::coarse;
+  options.fold = !a.no_fold;
   options.reduction_compute = a.reduction;
   options.memory_bandwidth_Bps = a.memory_bandwidth_Bps;
   collectives::Op op;
@@ -107,10 +110,16 @@ void run(const CollectiveArgs& a) {
                  r.busbw_Bps / 1e9, r.choice);
     return;
   }
-  fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} x {} = {}), {} flows\n", a.op, a.algo,
+  std::vector<collectives::CollectiveCall> calls;
+  for (double bytes : sizes) calls.emplace_back(op, bytes);
+  const bool folded = collectives::why_not_symmetric(spec, options, calls).empty();
+  fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} x {} = {}), {} flows{}\n", a.op, a.algo,
              a.protocol, spec.name, units::format_count(spec.nodes, "node"),
              units::format_count(spec.gpus_per_node, "GPU"), units::format_count(spec.total_gpus(), "rank"),
-             a.fine ? "fine-grained" : "coarse");
+             a.fine ? "fine-grained" : "coarse",
+             folded ? fmt::format(", simulated on {} of the nodes (symmetric: --no-fold simulates all)",
+                                  collectives::kFoldedNodes)
+                    : "");
   fmt::print("# busbw = algbw x {} (nccl-tests convention)\n", op == collectives::Op::allreduce ? "2(n-1)/n"
                                                                : op == collectives::Op::broadcast
                                                                    ? "1"
@@ -155,6 +164,8 @@ void add_collective_command(CLI::App& app) {
       ->check(CLI::IsMember({"table", "csv"}))
       ->capture_default_str();
   cmd->add_flag("--fine", a->fine, "Fine-grained messages (every ring step) instead of coarse flows");
+  cmd->add_flag("--no-fold", a->no_fold,
+                "Simulate every node even where two nodes stand for all (a symmetric ring sweep)");
   cmd->add_flag("--reduction-compute", a->reduction, "Add reduction time (3 x bytes / memory bandwidth)");
   cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s")
       ->capture_default_str();

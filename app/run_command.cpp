@@ -168,9 +168,13 @@ void run(const RunArgs& a) {
   for (const auto& f : plots) fmt::print("plot: {}\n", f);
   if (output.trace) {
     const auto held = static_cast<long long>(output.trace->ranks.size());
-    fmt::print("trace: {} (configuration {}: ranks 0..{} of {}; --trace-ranks sets how many)\n",
+    const auto& row = output.rows[output.trace->index];
+    fmt::print("trace: {} (configuration {}: ranks 0..{} of {}; --trace-ranks sets how many{})\n",
                (out.final_path() / trace_file).string(), output.trace->index, held - 1,
-               units::format_count(output.rows[output.trace->index].gpus, "GPU"));
+               units::format_count(row.gpus, "GPU"),
+               row.simulated_nodes < row.nodes
+                   ? ", up to the 2 nodes a symmetric run simulates: the others' are the same"
+                   : "");
   }
 }
 

@@ -1,6 +1,7 @@
 #include "collectives/collective_benchmark.hpp"
 
 #include "collectives/communicator.hpp"
+#include "collectives/symmetry.hpp"
 #include "common/errors.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
@@ -24,8 +25,13 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
                                                         const std::vector<double>& sizes_bytes,
                                                         int concurrent,
                                                         const std::function<void(size_t)>& on_size_done) {
-  runtime::Simulation sim(spec);
-  Communicator comm(spec, sim.platform(), options);
+  // On a symmetric platform two nodes stand for all (symmetry.hpp): each size's time is the same.
+  std::vector<CollectiveCall> calls;
+  for (double bytes : sizes_bytes) calls.emplace_back(op, bytes);
+  platform::PlatformSpec simulated = spec;
+  if (why_not_symmetric(spec, options, calls).empty()) simulated.nodes = kFoldedNodes;
+  runtime::Simulation sim(simulated);
+  Communicator comm(simulated, sim.platform(), options, nullptr, spec.nodes);
   const int p = comm.size();
   std::vector<double> start(sizes_bytes.size(), 0), finish(sizes_bytes.size(), 0);
   std::vector<std::string> choice(sizes_bytes.size());
@@ -53,7 +59,7 @@ std::vector<CollectiveSample> simulate_collective_sweep(const platform::Platform
     s.bytes = sizes_bytes[i];
     s.time_s = finish[i] - start[i];
     s.algbw_Bps = s.time_s > 0 ? s.bytes / s.time_s : 0;
-    s.busbw_Bps = s.algbw_Bps * bus_bandwidth_factor(op, p);
+    s.busbw_Bps = s.algbw_Bps * bus_bandwidth_factor(op, comm.represented_size());
     s.choice = choice[i];
     samples.push_back(s);
   }

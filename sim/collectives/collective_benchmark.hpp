@@ -24,7 +24,8 @@ struct CollectiveSample {
 std::string to_wire(const std::vector<CollectiveSample>& samples);
 std::vector<CollectiveSample> samples_from_wire(const std::string& text);
 
-// Simulates in the calling process (one SimGrid engine: wrap in runtime::run_isolated).
+// Simulates in the calling process (one SimGrid engine: wrap in runtime::run_isolated), on two of
+// the nodes when the sweep is symmetric (symmetry.hpp; options.fold false: every node).
 // `concurrent` > 1 starts that many identical collectives at once on every rank and reports the
 // time until all have finished.
 std::vector<CollectiveSample> simulate_collective_sweep(const platform::PlatformSpec& spec,

@@ -117,6 +117,12 @@ int ring_phase_messages(const CollectiveOptions& options, int ring_size);
 struct RingLatencies {
   int count[3] = {0, 0, 0};
   double sum_s[3] = {0, 0, 0};
+  // A folded ring: how much longer than its built hops the represented ring's slowest hop is (a
+  // leaf crossing). The whole ring's first phase ends that much later for the ranks whose own hop
+  // is short (its end waits for the slow hop's flow); the ranks behind the slow hop start the next
+  // phase that much earlier, which evens the later phases out: the collective ends that much
+  // later, once (the folded ring sleeps it after its phases).
+  double slowest_hop_extra_s = 0;
   // Sum over the ring's hops of max(route latency, protocol floor), taken per kind (exact when the
   // hops of one kind have equal latencies, as on the presets).
   double step_latency_sum(const ProtocolCosts& costs) const;

@@ -72,6 +72,18 @@ void scale_ring_latencies(RingLatencies& ring, int built_nodes, int represented_
   }
 }
 
+// The represented ring's leaf crossings on a fat tree of several leaves, which the built nodes
+// (under one leaf) do not have: the ring visits the nodes in order, switch_radix to a leaf, and
+// crosses into the next leaf (and from the last back to the first) through a spine: 2 more fabric
+// links than a route inside a leaf (platform_builder.cpp: 2 levels once nodes > switch_radix).
+double leaf_crossings_latency_s(const platform::PlatformSpec& spec, int represented_nodes) {
+  if (spec.fabric.topology != platform::FabricTopology::fat_tree ||
+      represented_nodes <= spec.fabric.switch_radix)
+    return 0;
+  const int leaves = (represented_nodes + spec.fabric.switch_radix - 1) / spec.fabric.switch_radix;
+  return leaves * 2 * spec.fabric.link.latency_s;
+}
+
 }  // namespace
 
 Communicator::Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
@@ -108,9 +120,15 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
   intra_ = make_ring(intra);
   inter_ = make_ring(inter);
   if (folded()) {
+    const double crossings_s = leaf_crossings_latency_s(spec, represented_nodes_);
+    auto represent = [&](RingLatencies& latencies) {
+      scale_ring_latencies(latencies, nodes_, represented_nodes_);
+      latencies.sum_s[static_cast<int>(HopKind::net)] += crossings_s;
+      if (crossings_s > 0) latencies.slowest_hop_extra_s = 2 * spec.fabric.link.latency_s;
+    };
     for (auto& ring : rings_)
-      for (auto& latencies : ring.ring_latency) scale_ring_latencies(latencies, nodes_, represented_nodes_);
-    for (auto& latencies : inter_.ring_latency) scale_ring_latencies(latencies, nodes_, represented_nodes_);
+      for (auto& latencies : ring.ring_latency) represent(latencies);
+    for (auto& latencies : inter_.ring_latency) represent(latencies);
   }
 }
 
@@ -274,6 +292,9 @@ std::vector<Communicator::PartBody> Communicator::ring_bodies(double bytes, bool
       }
       if (reduce_scatter) run_coarse_ring_phases(ctx, hops, p, simulated, share, channels, true, inboxes);
       if (all_gather) run_coarse_ring_phases(ctx, hops, p, simulated, share, channels, false, inboxes);
+      double unbuilt_hop_s = 0;  // folded: the represented ring's slow hop (RingLatencies)
+      for (const auto& hop : hops) unbuilt_hop_s = std::max(unbuilt_hop_s, hop.ring->slowest_hop_extra_s);
+      if (unbuilt_hop_s > 0) sg4::this_actor::sleep_for(unbuilt_hop_s);
     });
     return bodies;
   }
@@ -373,6 +394,8 @@ Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, true, intra_inbox);
     run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, true, inter_inbox, built);
     run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, false, inter_inbox, built);
+    const double unbuilt_hop_s = inter.hop(ctx.rank).ring->slowest_hop_extra_s;  // folded (RingLatencies)
+    if (unbuilt_hop_s > 0) sg4::this_actor::sleep_for(unbuilt_hop_s);
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, false, intra_inbox);
   };
 }

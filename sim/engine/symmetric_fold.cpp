@@ -1,6 +1,6 @@
 #include "engine/symmetric_fold.hpp"
 
-#include "collectives/nccl_model.hpp"
+#include "collectives/symmetry.hpp"
 #include "compute/compute_model.hpp"
 #include "schedules/schedule_spec.hpp"
 
@@ -14,8 +14,8 @@ namespace {
 
 // The collectives a worker of this plan starts (workers/worker.cpp): gradient buckets for sgd,
 // the averaged payload or its fragments for the periodic schedules, all-gathered with top-k.
-std::vector<std::pair<collectives::Op, double>> planned_collectives(const workers::StepPlan& plan) {
-  std::vector<std::pair<collectives::Op, double>> calls;
+std::vector<collectives::CollectiveCall> planned_collectives(const workers::StepPlan& plan) {
+  std::vector<collectives::CollectiveCall> calls;
   for (double bytes : plan.bucket_bytes) calls.emplace_back(collectives::Op::allreduce, bytes);
   const auto averaging = plan.gather_averages ? collectives::Op::all_gather : collectives::Op::allreduce;
   if (plan.averaged_payload_bytes > 0) calls.emplace_back(averaging, plan.averaged_payload_bytes);
@@ -25,33 +25,10 @@ std::vector<std::pair<collectives::Op, double>> planned_collectives(const worker
 }
 
 std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan& plan) {
-  const auto& spec = config.platform;
-  const auto& options = config.collective;
-  if (!options.fold) return "collective.fold is false";
-  if (spec.nodes <= kFoldedNodes) return fmt::format("{} nodes: nothing to fold", spec.nodes);
-  if (spec.sites.count > 1) return "several sites: the WAN links make node pairs differ";
-  using platform::FabricTopology;
-  if (spec.fabric.topology == FabricTopology::fat_tree && spec.fabric.oversubscription != 1.0)
-    return "an oversubscribed fat tree: leaf uplinks are shared unequally";
-  if (spec.fabric.topology != FabricTopology::star && spec.fabric.topology != FabricTopology::fat_tree)
-    return fmt::format("a {} fabric: routes differ between node pairs",
-                       platform::kFabricTopologyNames.name(spec.fabric.topology));
-  if (options.granularity != collectives::Granularity::coarse) return "fine granularity";
-  if (options.progress == collectives::Progress::polled_rounds) return "polled rounds";
   if (schedules::has_islands(config.schedule)) return "islands";
   if (!config.slowdown_by_rank.empty()) return "stragglers";
   if (config.jitter_stddev > 0) return "jitter";
-  if (config.trace_ranks > kFoldedNodes * spec.gpus_per_node)
-    return fmt::format("a trace of {} ranks, more than {} nodes hold", config.trace_ranks, kFoldedNodes);
-  const auto topology = collectives::summarize_topology(spec);
-  for (const auto& [op, bytes] : planned_collectives(plan)) {
-    const auto choice = collectives::choose(topology, options, op, bytes);
-    if (choice.algorithm != collectives::Algorithm::ring &&
-        choice.algorithm != collectives::Algorithm::hierarchical)
-      return fmt::format("the {} of {} bytes runs {}, not rings", collectives::to_string(op), bytes,
-                         collectives::describe(choice));
-  }
-  return "";
+  return collectives::why_not_symmetric(config.platform, config.collective, planned_collectives(plan));
 }
 
 }  // namespace

@@ -13,12 +13,13 @@
 // makes the cost independent of the GPU count.
 //
 // Where it does not hold, the run is simulated whole: the fold's why_not says which condition
-// failed. A route's latency differs between node pairs of a fat tree (a leaf crossing has more
-// switch hops); the fold gives every net hop the two nodes' latency, which only matters where it
-// exceeds NCCL's per-hop latency, never on the presets (tests/engine/symmetric_fold_test.cpp
-// compares folded and whole runs on each of them).
+// failed (the platform's and the collectives' conditions: collectives/symmetry.hpp). A route's latency
+// differs between node pairs of a fat tree (a leaf crossing has more switch hops); the fold gives every net
+// hop the two nodes' latency, which only matters where it exceeds NCCL's per-hop latency, never on the
+// presets (tests/engine/symmetric_fold_test.cpp compares folded and whole runs on each of them).
 #pragma once
 
+#include "collectives/symmetry.hpp"
 #include "engine/training_simulation.hpp"
 #include "workers/step_plan.hpp"
 
@@ -27,7 +28,7 @@
 namespace dasim::engine {
 
 // The nodes a fold simulates.
-inline constexpr int kFoldedNodes = 2;
+using collectives::kFoldedNodes;
 
 struct FoldDecision {
   int simulated_nodes = 1;  // the platform's nodes when not folded

@@ -17,10 +17,18 @@ grep -q "^trace: $WORK/a/trace-5.json (configuration 5: ranks 0..1 of 2 GPUs" "$
   fail "quick: the trace's path and the ranks it holds are not printed"
 
 # --trace-ranks: configuration 7 (local SGD on 8 one-GPU nodes) traced for its ranks 0..2 only.
+# It is symmetric, so it is simulated on 2 of its nodes and the trace holds their 2 ranks, and says
+# so; with collective.fold false all 8 ranks run and the trace holds the 3 asked for.
 expect_ok "trace ranks" "$BIN/dasim" run "$quick" --out "$WORK/t3" --quiet --trace 7 --trace-ranks 3
-grep -q "^trace: $WORK/t3/trace-7.json (configuration 7: ranks 0..2 of 8 GPUs" "$WORK/stdout" ||
-  fail "--trace-ranks 3: the ranks it holds are not printed"
-/usr/bin/python3 - "$WORK/t3/trace-7.json" <<'PY' || fail "--trace-ranks 3: the trace does not hold exactly 3 ranks"
+grep -q "^trace: $WORK/t3/trace-7.json (configuration 7: ranks 0..1 of 8 GPUs; --trace-ranks sets how many, up to the 2 nodes a symmetric run simulates" "$WORK/stdout" ||
+  fail "--trace-ranks 3 of a folded run: the ranks it holds are not printed: $(cat "$WORK/stdout")"
+/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s.setdefault("collective",{})["fold"]=False; json.dump(s,open(sys.argv[2],"w"))' \
+  "$quick" "$WORK/quick-whole.json"
+sed -i "s|\"../platforms/|\"$SRC/platforms/|" "$WORK/quick-whole.json"
+expect_ok "trace ranks, whole" "$BIN/dasim" run "$WORK/quick-whole.json" --out "$WORK/t3w" --quiet --trace 7 --trace-ranks 3
+grep -q "^trace: $WORK/t3w/trace-7.json (configuration 7: ranks 0..2 of 8 GPUs; --trace-ranks sets how many)" "$WORK/stdout" ||
+  fail "--trace-ranks 3: the ranks it holds are not printed: $(cat "$WORK/stdout")"
+/usr/bin/python3 - "$WORK/t3w/trace-7.json" <<'PY' || fail "--trace-ranks 3: the trace does not hold exactly 3 ranks"
 import json, sys
 events = json.load(open(sys.argv[1]))["traceEvents"]
 nodes = {e["pid"] for e in events if e.get("cat") == "compute"}

@@ -2,6 +2,7 @@
 //   T = 2(P-1)/P x S/B + 2(P-1) x alpha,  B = 12.5e9 B/s, alpha = 2 us (NIC 1 us each side).
 #include "collectives/collective_benchmark.hpp"
 #include "collectives/communicator.hpp"
+#include "collectives/symmetry.hpp"
 #include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
@@ -39,11 +40,42 @@ TEST_P(RingClosedForm, MatchesAlphaBetaWithinOnePercentFrom1KiBTo1GiB) {
     double expected = alpha_beta_ring(p, s.bytes);
     EXPECT_NEAR(s.time_s, expected, 0.01 * expected) << "P=" << p << " S=" << s.bytes;
   }
-  // At 1 GiB the bus bandwidth approaches the link bandwidth.
-  EXPECT_NEAR(samples.back().busbw_Bps, kLinkBps, 0.02 * kLinkBps);
+  // At 1 GiB the bus bandwidth approaches the link bandwidth, as far as 2(P-1) latencies allow
+  // (at 4096 ranks they are 16 ms of 188: 91%), and counts all P ranks when folded.
+  const double gib = samples.back().bytes;
+  const double busbw = 2.0 * (p - 1) / p * gib / alpha_beta_ring(p, gib);
+  EXPECT_NEAR(samples.back().busbw_Bps, busbw, 0.02 * busbw);
+  if (p <= 64) {
+    EXPECT_NEAR(samples.back().busbw_Bps, kLinkBps, 0.02 * kLinkBps);
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, RingClosedForm, ::testing::Values(2, 8, 64));
+// 8 ranks and more fold onto two nodes (symmetry.hpp): 4096 is simulated as 2.
+INSTANTIATE_TEST_SUITE_P(Ranks, RingClosedForm, ::testing::Values(2, 8, 64, 4096));
+
+TEST(RingAllreduce, AFoldedSweepTakesTheWholeSweepsTimes) {
+  // 16 DGX A100 nodes: 8 rings across the nodes, and the hierarchical algorithm's rings; an
+  // allreduce and an all-gather, folded onto 2 nodes against all 16 simulated.
+  const auto spec =
+      dasim::platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx-a100-hdr.json", 16);
+  const std::vector<double> sizes{1 << 20, 64 << 20};
+  for (auto [op, algorithm] :
+       {std::pair{Op::allreduce, Algorithm::ring}, std::pair{Op::allreduce, Algorithm::hierarchical},
+        std::pair{Op::all_gather, Algorithm::ring}}) {
+    CollectiveOptions options;
+    options.algorithm = algorithm;
+    ASSERT_EQ(why_not_symmetric(spec, options, {{op, sizes[0]}, {op, sizes[1]}}), "");
+    const auto folded = run_collective_sweep(spec, options, op, sizes);
+    options.fold = false;
+    const auto whole = run_collective_sweep(spec, options, op, sizes);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      EXPECT_NEAR(folded[i].time_s, whole[i].time_s, 1e-3 * whole[i].time_s)
+          << to_string(op) << " " << sizes[i];
+      EXPECT_EQ(folded[i].busbw_Bps > 0, true);
+      EXPECT_NEAR(folded[i].busbw_Bps, whole[i].busbw_Bps, 1e-3 * whole[i].busbw_Bps);
+    }
+  }
+}
 
 TEST(RingAllreduce, FineGrainedMessagesAgreeWithCoarseFlows) {
   for (int p : {4, 16}) {

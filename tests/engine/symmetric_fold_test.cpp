@@ -53,7 +53,6 @@ TEST(SymmetricFold, EveryAsymmetryIsSimulatedWhole) {
        "polled rounds"},
       {"tree", [](auto& c) { c.collective.algorithm = collectives::Algorithm::tree; },
        "the allreduce of 40000000 bytes runs tree/links, not rings"},
-      {"trace", [](auto& c) { c.trace_ranks = 3; }, "a trace of 3 ranks, more than 2 nodes hold"},
       {"two nodes", [](auto& c) { c.platform.nodes = 2; }, "2 nodes: nothing to fold"},
       {"oversubscribed",
        [](auto& c) {

@@ -99,3 +99,26 @@ std::vector<Case> cases() {
 INSTANTIATE_TEST_SUITE_P(Presets, PresetFold, testing::ValuesIn(cases()), name_of);
 
 }  // namespace
+
+namespace {
+
+// A fat tree where the ring's leaf crossings matter: 1-GPU nodes, 2 per leaf, 3 us fabric links
+// (each crossing 6 us more than a route inside a leaf), the bare links' figures (no NCCL per-hop
+// latency to hide them) and small buckets, so latency is most of the allreduce.
+TEST(LeafCrossings, AFoldedRingWaitsForTheWholeRingsCrossings) {
+  for (int nodes : {9, 33}) {
+    auto c = dasim::two_layer::config(nodes, dasim::two_layer::sgd(true, 64 * 1024));
+    c.platform.fabric.topology = dasim::platform::FabricTopology::fat_tree;
+    c.platform.fabric.switch_radix = 2;
+    c.platform.fabric.link.latency_s = 3e-6;
+    const auto folded = dasim::engine::simulate_training_isolated(c);
+    ASSERT_EQ(folded.simulated_nodes, 2) << folded.fold_why_not;
+    c.collective.fold = false;
+    const auto whole = dasim::engine::simulate_training_isolated(c);
+    EXPECT_NEAR(folded.iter_time_s, whole.iter_time_s, 1e-4 * whole.iter_time_s) << nodes;
+    EXPECT_NEAR(folded.comm_s, whole.comm_s, 1e-4 * whole.comm_s) << nodes;
+    EXPECT_NEAR(folded.exposed_comm_s, whole.exposed_comm_s, 1e-4 * whole.exposed_comm_s) << nodes;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,34 @@
+#include "collectives/symmetry.hpp"
+
+#include "collectives/nccl_model.hpp"
+
+#include <fmt/format.h>
+
+namespace dasim::collectives {
+
+std::string why_not_symmetric(const platform::PlatformSpec& spec, const CollectiveOptions& options,
+                              const std::vector<CollectiveCall>& calls) {
+  if (!options.fold) return "collective.fold is false";
+  if (spec.nodes <= kFoldedNodes) return fmt::format("{} nodes: nothing to fold", spec.nodes);
+  if (spec.sites.count > 1) return "several sites: the WAN links make node pairs differ";
+  using platform::FabricTopology;
+  if (spec.fabric.topology == FabricTopology::fat_tree && spec.fabric.oversubscription != 1.0)
+    return "an oversubscribed fat tree: leaf uplinks are shared unequally";
+  if (spec.fabric.topology == FabricTopology::fat_tree && spec.fabric.switch_radix < kFoldedNodes)
+    return "a fat tree of fewer nodes per leaf than the fold's two";
+  if (spec.fabric.topology != FabricTopology::star && spec.fabric.topology != FabricTopology::fat_tree)
+    return fmt::format("a {} fabric: routes differ between node pairs",
+                       platform::kFabricTopologyNames.name(spec.fabric.topology));
+  if (options.granularity != Granularity::coarse) return "fine granularity";
+  if (options.progress == Progress::polled_rounds) return "polled rounds";
+  const auto topology = summarize_topology(spec);
+  for (const auto& [op, bytes] : calls) {
+    if (op == Op::broadcast) return "a broadcast: its chain starts at one root";
+    const auto choice = choose(topology, options, op, bytes);
+    if (choice.algorithm != Algorithm::ring && choice.algorithm != Algorithm::hierarchical)
+      return fmt::format("the {} of {} bytes runs {}, not rings", to_string(op), bytes, describe(choice));
+  }
+  return "";
+}
+
+}  // namespace dasim::collectives
