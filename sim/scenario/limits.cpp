@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace dasim::scenario {
@@ -146,20 +147,23 @@ namespace {
 // simulates (a folded one runs two nodes; engine/symmetric_fold.hpp).
 void check_gpu_counts(const Scenario& sc, const std::vector<Configuration>& configs,
                       const std::vector<int64_t>& simulated_by_config, const Limits& limits) {
+  std::map<std::pair<size_t, int>, int64_t> simulated;  // (platform, nodes) -> the most simulated
+  for (size_t i = 0; i < configs.size(); ++i) {
+    auto& most = simulated[{configs[i].platform, configs[i].nodes}];
+    most = std::max(most, simulated_by_config[i]);
+  }
+  const size_t buckets = sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes);
   for (size_t p = 0; p < sc.platforms.size(); ++p) {
     const auto& entry = sc.platforms[p];
     for (size_t n = 0; n < entry.nodes.size(); ++n) {
       const int64_t gpus = static_cast<int64_t>(entry.nodes[n]) * entry.spec.gpus_per_node;
-      int64_t simulated = 0;
-      if (gpus <= limits.max_gpus)  // beyond it the refusal quotes the whole run
-        for (size_t i = 0; i < configs.size(); ++i)
-          if (configs[i].platform == p && configs[i].nodes == entry.nodes[n])
-            simulated = std::max(simulated, simulated_by_config[i]);
+      const auto it = simulated.find({p, entry.nodes[n]});
+      // Beyond the GPU limit the refusal quotes the whole run.
+      const int64_t most = gpus <= limits.max_gpus && it != simulated.end() ? it->second : 0;
       check_gpu_limit(gpus, sc.file, fmt::format("platforms[{}].nodes[{}]", p, n),
                       fmt::format("{} x {} = ", units::format_count(entry.nodes[n], "node"),
                                   units::format_count(entry.spec.gpus_per_node, "GPU")),
-                      sgd_buckets(sc, 0, workload::kDdpDefaultBucketCapBytes), limits, rings_of(sc, p),
-                      simulated);
+                      buckets, limits, rings_of(sc, p), most);
     }
   }
 }
@@ -252,9 +256,12 @@ double estimated_wall_s(const Scenario& sc, const Configuration& c) {
 }
 
 void check_limits(const Scenario& sc, const std::vector<Configuration>& configs, const Limits& limits) {
-  // Whether each configuration folds, once: it plans the configuration's step.
+  // Whether each configuration folds, once: it plans the configuration's step, which a scenario
+  // refused for its configuration count is not worth (its estimate counts every GPU).
+  const bool too_many = configs.size() > limits.max_configurations;
   std::vector<int64_t> simulated(configs.size());
-  for (size_t i = 0; i < configs.size(); ++i) simulated[i] = simulated_gpus(sc, configs[i]);
+  for (size_t i = 0; i < configs.size(); ++i)
+    simulated[i] = too_many ? gpus_of(sc, configs[i]) : simulated_gpus(sc, configs[i]);
   check_gpu_counts(sc, configs, simulated, limits);
   if (configs.empty()) return;
   double total_s = 0;  // all configurations, warm-up included
