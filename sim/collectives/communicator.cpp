@@ -2,6 +2,7 @@
 
 #include "collectives/collective_instance.hpp"
 #include "collectives/double_binary_tree.hpp"
+#include "collectives/folded_trees.hpp"
 #include "collectives/ring_order.hpp"
 #include "common/errors.hpp"
 
@@ -239,9 +240,10 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
 
 std::vector<Communicator::PartBody> Communicator::part_bodies(int rank, Op op, double bytes,
                                                               const Choice& choice) {
-  const bool rings = choice.algorithm == Algorithm::ring || choice.algorithm == Algorithm::hierarchical;
-  if (folded() && (!rings || op == Op::broadcast || options_.granularity != Granularity::coarse))
-    throw std::logic_error(fmt::format("a folded communicator runs coarse rings only, not {} {}",
+  const bool foldable = choice.algorithm == Algorithm::ring || choice.algorithm == Algorithm::hierarchical ||
+                        choice.algorithm == Algorithm::tree;
+  if (folded() && (!foldable || op == Op::broadcast || options_.granularity != Granularity::coarse))
+    throw std::logic_error(fmt::format("a folded communicator runs coarse rings and trees only, not {} {}",
                                        to_string(op), describe(choice)));
   switch (op) {
     case Op::reduce_scatter:
@@ -334,7 +336,13 @@ std::vector<Communicator::PartBody> Communicator::broadcast_bodies(double bytes)
 // four parts per rank and channel.
 std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   if (trees_.empty()) {
-    trees_ = build_nccl_trees(spec_, tree_channels_);
+    if (folded()) {
+      represented_trees_ =
+          std::make_shared<RepresentedTrees>(RepresentedTrees{node_double_tree(represented_nodes_)});
+      trees_ = build_nccl_trees(spec_, tree_channels_, exchange_pair_trees(*represented_trees_));
+    } else {
+      trees_ = build_nccl_trees(spec_, tree_channels_);
+    }
     for (auto& tree : trees_)
       set_tree_edges(tree, [this](int from, int to) {
         const RouteFacts route = route_facts(from, to);
@@ -345,7 +353,9 @@ std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   const auto& trees = trees_;
   const double share = bytes / static_cast<double>(trees.size());
   if (options_.granularity == Granularity::coarse)
-    return {[&trees, share](const PartContext& ctx) { run_coarse_trees(ctx, trees, share); }};
+    return {[&trees, represented = represented_trees_.get(), share](const PartContext& ctx) {
+      run_coarse_trees(ctx, trees, share, represented);
+    }};
   std::vector<PartBody> bodies;
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     bodies.push_back(

@@ -78,9 +78,9 @@ class Communicator {
   // `represented_nodes` > spec.nodes folds a symmetric communicator (engine/symmetric_fold.hpp):
   // the built nodes stand for that many, every collective is sized and chosen as on all of them
   // (its shares, ring steps and step latencies, NCCL's algorithm and protocol), and the built
-  // ranks move the flows one node's ring traffic puts on its links. Coarse rings only: any other
-  // algorithm, fine granularity, broadcast or polled rounds on a folded communicator is a
-  // logic_error (the fold's eligibility rules them out first).
+  // ranks move the flows one node's ring or tree traffic puts on its links. Coarse rings and
+  // trees only (collectives/folded_trees.hpp): NVLS, fine granularity, broadcast or polled rounds
+  // on a folded communicator is a logic_error (the fold's eligibility rules them out first).
   Communicator(const platform::PlatformSpec& spec, const platform::BuiltPlatform& platform,
                CollectiveOptions options, std::shared_ptr<MailboxSlots> mailbox_slots = nullptr,
                int represented_nodes = 0);
@@ -150,6 +150,7 @@ class Communicator {
   std::vector<RingLinks> rings_;  // the flat ring's channels
   RingLinks intra_, inter_;
   std::vector<BinaryTree> trees_;  // 2 per tree channel, built on the first tree allreduce
+  std::shared_ptr<RepresentedTrees> represented_trees_;  // folded: what trees_ stand for
   CallMatcher<CollectiveInstance> instances_;
   CallMatcher<PolledRing> polled_rings_;
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();

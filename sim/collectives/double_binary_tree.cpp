@@ -1,5 +1,6 @@
 #include "collectives/double_binary_tree.hpp"
 
+#include "collectives/folded_trees.hpp"
 #include "collectives/ring_order.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
@@ -178,9 +179,13 @@ std::array<BinaryTree, 2> node_double_tree(int nodes) {
 }
 
 std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels) {
+  return build_nccl_trees(spec, channels, node_double_tree(spec.nodes));
+}
+
+std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels,
+                                         const std::array<BinaryTree, 2>& node_trees) {
   const int g = spec.gpus_per_node, nodes = spec.nodes, p = spec.total_gpus();
   const auto cycle = best_intra_node_cycle(spec);
-  const auto node_trees = node_double_tree(nodes);
   std::vector<BinaryTree> trees;
   for (int c = 0; c < channels; ++c) {
     std::vector<int> chain;  // local GPU indices, head first
@@ -257,7 +262,8 @@ void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree
   }
 }
 
-void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes) {
+void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes,
+                      const RepresentedTrees* represented) {
   const int p = static_cast<int>(trees.front().parent.size());
   const int rank = ctx.rank;
   const double wire = bytes / ctx.instance.costs.bandwidth_factor;
@@ -269,12 +275,18 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
     flows.push_back(std::move(flow));
     note_end.push_back({end, sibling_end});
   };
-  // The two trees of a channel share their chains: an edge both have (same rank, same parent)
-  // carries both trees' data as one flow of twice the bytes, on the first tree's mailboxes. Equal
-  // flows on one route share it equally, so the merged flow ends when the two would have; the
-  // solver sees half the flows.
+  // The two trees of a channel share their chains: a chain edge both have (same rank, same
+  // parent) carries both trees' data as one flow of twice the bytes, on the first tree's
+  // mailboxes. Equal flows on one route share it equally, so the merged flow ends when the two
+  // would have; the solver sees half the flows. Edges between nodes stay one flow per tree, as
+  // NCCL's connections are (a folded pair's trees have the same net edges, which stand for
+  // different nodes' edges: folded_trees.hpp).
+  auto shared_chain_edge = [&](int t, int child, int parent) {
+    return trees[size_t(t)].up_kind[size_t(child)] != HopKind::net &&
+           trees[size_t(t % 2 == 0 ? t + 1 : t - 1)].parent[size_t(child)] == parent;
+  };
   auto in_sibling = [&](int t, int child, int parent) {
-    return t % 2 == 1 && trees[size_t(t - 1)].parent[size_t(child)] == parent;
+    return t % 2 == 1 && shared_chain_edge(t, child, parent);
   };
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     auto& state = ctx.instance.coarse_tree(t, p);
@@ -287,7 +299,7 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
     auto* sibling = has_sibling ? &ctx.instance.coarse_tree(t + 1, p) : nullptr;
     const int parent = tree.parent[size_t(rank)];
     auto merged = [&](int child, int parent_of_child) {
-      return has_sibling && trees[size_t(t + 1)].parent[size_t(child)] == parent_of_child;
+      return has_sibling && shared_chain_edge(t, child, parent_of_child);
     };
     for (int child : tree.children[size_t(rank)])
       if (!in_sibling(t, child, rank)) add(ctx.receive_async(tree_up_channel(t)), nullptr);
@@ -311,7 +323,9 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
   double end = 0;
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     auto& state = ctx.instance.coarse_tree(t, p);
-    if (state.ends_at < 0) state.ends_at = coarse_pipeline_end(ctx, trees[size_t(t)], state, bytes);
+    if (state.ends_at < 0)
+      state.ends_at = represented ? folded_pipeline_end(ctx, trees[size_t(t)], *represented, t, state, bytes)
+                                  : coarse_pipeline_end(ctx, trees[size_t(t)], state, bytes);
     end = std::max(end, state.ends_at);
   }
   const double delay = end - sg4::Engine::get_clock();

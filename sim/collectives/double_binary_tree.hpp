@@ -55,6 +55,9 @@ std::array<BinaryTree, 2> node_double_tree(int nodes);
 // The 2 x `channels` rank-level trees NCCL builds on the platform: trees 2c and 2c + 1 of channel c
 // (chains rotated to start at GPU cycle[c x g / channels], cycle = the best intra-node ring).
 std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels);
+// The same with the given node-level trees (a folded communicator's exchange pair: folded_trees.hpp).
+std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels,
+                                         const std::array<BinaryTree, 2>& node_trees);
 
 // Reduce sweep (leaves to root) and broadcast sweep (root to leaves) of `bytes` on one tree for
 // ctx.rank; run in two actors so the sweeps pipeline as in NCCL. The bytes on the wire are the
@@ -70,7 +73,10 @@ std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int
 void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 // Coarse granularity: one actor runs ctx.rank's flows of every tree (`bytes` each) and ends when
-// the slowest tree's pipeline would.
-void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes);
+// the slowest tree's pipeline would; on a folded communicator, the pipeline of the `represented`
+// trees (folded_trees.hpp).
+struct RepresentedTrees;
+void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes,
+                      const RepresentedTrees* represented = nullptr);
 
 }  // namespace dasim::collectives

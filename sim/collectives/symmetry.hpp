@@ -5,10 +5,11 @@
 // Two nodes joined in a ring put on each of their links exactly the flows every node's links
 // carry in a ring over all nodes when: the platform is one site of one node type on a star or a
 // fat tree without oversubscription (every node pair reached alike), flows are coarse (one per
-// ring phase), progress is not polled rounds (one PolledRing over every rank), and every
-// collective runs on rings: NCCL's ring, or the hierarchical algorithm's rings inside the nodes
-// and across them. NCCL's trees, NVLS and the chain broadcast are not folded (a tree's inner nodes
-// and leaves carry different flows; a broadcast starts at one root).
+// ring phase or tree edge), progress is not polled rounds (one PolledRing over every rank), and
+// every collective runs on rings or trees: NCCL's ring, the hierarchical algorithm's rings inside
+// the nodes and across them, or NCCL's double binary tree, whose busiest nodes' load two nodes
+// exchanging with each other reproduce (folded_trees.hpp). NVLS and the chain broadcast are not
+// folded (NVLS runs on one node; a broadcast starts at one root).
 #pragma once
 
 #include "collectives/collective_types.hpp"

@@ -12,11 +12,14 @@
 namespace dasim::engine {
 namespace {
 
-// The collectives a worker of this plan starts (workers/worker.cpp): gradient buckets for sgd,
-// the averaged payload or its fragments for the periodic schedules, all-gathered with top-k.
-std::vector<collectives::CollectiveCall> planned_collectives(const workers::StepPlan& plan) {
+// The collectives a worker of this plan starts over all ranks (workers/worker.cpp): gradient
+// buckets for sgd (the plan has buckets for every schedule, which only sgd allreduces over all
+// ranks), the averaged payload or its fragments for the periodic schedules, all-gathered with top-k.
+std::vector<collectives::CollectiveCall> planned_collectives(const schedules::ScheduleSpec& schedule,
+                                                             const workers::StepPlan& plan) {
   std::vector<collectives::CollectiveCall> calls;
-  for (double bytes : plan.bucket_bytes) calls.emplace_back(collectives::Op::allreduce, bytes);
+  if (schedule.kind == schedules::ScheduleKind::sgd)
+    for (double bytes : plan.bucket_bytes) calls.emplace_back(collectives::Op::allreduce, bytes);
   const auto averaging = plan.gather_averages ? collectives::Op::all_gather : collectives::Op::allreduce;
   if (plan.averaged_payload_bytes > 0) calls.emplace_back(averaging, plan.averaged_payload_bytes);
   for (double bytes : plan.fragment_payload_bytes)
@@ -28,7 +31,8 @@ std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan
   if (schedules::has_islands(config.schedule)) return "islands";
   if (!config.slowdown_by_rank.empty()) return "stragglers";
   if (config.jitter_stddev > 0) return "jitter";
-  return collectives::why_not_symmetric(config.platform, config.collective, planned_collectives(plan));
+  return collectives::why_not_symmetric(config.platform, config.collective,
+                                        planned_collectives(config.schedule, plan));
 }
 
 }  // namespace

@@ -51,8 +51,13 @@ TEST(SymmetricFold, EveryAsymmetryIsSimulatedWhole) {
        "fine granularity"},
       {"polled rounds", [](auto& c) { c.collective.progress = collectives::Progress::polled_rounds; },
        "polled rounds"},
-      {"tree", [](auto& c) { c.collective.algorithm = collectives::Algorithm::tree; },
-       "the allreduce of 40000000 bytes runs tree/links, not rings"},
+      {"trees across leaves",
+       [](auto& c) {
+         c.collective.algorithm = collectives::Algorithm::tree;
+         c.platform.fabric.topology = platform::FabricTopology::fat_tree;
+         c.platform.fabric.switch_radix = 4;
+       },
+       "the allreduce of 40000000 bytes runs tree/links across fat-tree leaves"},
       {"two nodes", [](auto& c) { c.platform.nodes = 2; }, "2 nodes: nothing to fold"},
       {"oversubscribed",
        [](auto& c) {
@@ -90,6 +95,30 @@ TEST(SymmetricFold, AStragglerRunIsSimulatedOnEveryNode) {
   EXPECT_EQ(r.fold_why_not, "stragglers");
   // The straggler's 1.5 x compute sets the step: 1.5 x 24 ms of layers + update + the ring.
   EXPECT_GT(r.iter_time_s, 1.4 * kStep);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SymmetricFold, APeriodicScheduleIsJudgedByItsAveragingNotItsBuckets) {
+  // 1 KiB buckets, which NCCL's tuner runs on trees at 32 nodes, on a fat tree of 4 nodes per leaf
+  // (trees across leaves do not fold): sgd allreduces those buckets over all ranks; local SGD only
+  // averages its 40e6 B of weights, on rings, so it folds (its plan has the buckets too, which it
+  // never allreduces over all ranks).
+  auto sgd_run = dasim::two_layer::config(32, dasim::two_layer::sgd(false, 1024));
+  auto local_sgd = dasim::two_layer::config(
+      32, dasim::two_layer::periodic(dasim::schedules::ScheduleKind::local_sgd, 4, 0));
+  local_sgd.schedule.bucket_cap_bytes = 1024;
+  for (auto* c : {&sgd_run, &local_sgd}) {
+    c->platform.fabric.topology = dasim::platform::FabricTopology::fat_tree;
+    c->platform.fabric.switch_radix = 4;
+    c->collective.algorithm = dasim::collectives::Algorithm::automatic;
+    c->collective.protocol = dasim::collectives::Protocol::automatic;
+  }
+  EXPECT_NE(dasim::engine::decide_fold(sgd_run).why_not.find("across fat-tree leaves"), std::string::npos)
+      << dasim::engine::decide_fold(sgd_run).why_not;
+  EXPECT_EQ(dasim::engine::decide_fold(local_sgd).why_not, "");
 }
 
 }  // namespace

@@ -55,8 +55,8 @@ TEST_P(PresetFold, FoldedRunTakesTheWholeRunsTimes) {
   schedule.bucket_view = false;  // DDP's copies, as the presets' users run
   auto c = two_layer::config(k.nodes, schedule);
   c.platform = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + k.platform, k.nodes);
-  // Rings, one per NIC, or the hierarchical algorithm's (NCCL's auto picks trees here, which are
-  // not folded); the protocol as NCCL picks it.
+  // Rings, one per NIC, the hierarchical algorithm's, or what NCCL's auto picks (trees across
+  // nodes for these sizes); the protocol as NCCL picks it.
   c.collective.algorithm = k.algorithm;
   c.collective.protocol = collectives::Protocol::automatic;
   c.warmup_iterations = 4;
@@ -92,6 +92,14 @@ std::vector<Case> cases() {
           all.push_back({platform, nodes, kind});
       all.push_back({platform, nodes, schedules::ScheduleKind::sgd, collectives::Algorithm::hierarchical});
     }
+    // NCCL's choice, trees across nodes for most sizes (collectives/folded_trees.hpp), which fold
+    // on a star or under one fat-tree leaf: as many nodes as a leaf holds, up to 16.
+    const auto spec = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + platform, 1);
+    const int leaf =
+        spec.fabric.topology == platform::FabricTopology::fat_tree ? spec.fabric.switch_radix : 16;
+    if (!racks)
+      for (auto kind : {schedules::ScheduleKind::sgd, schedules::ScheduleKind::dasgd})
+        all.push_back({platform, std::min(16, leaf), kind, collectives::Algorithm::automatic});
   }
   return all;
 }
