@@ -14,8 +14,7 @@
 // node-level double binary tree over the N nodes (its depth, each node's children), each node's
 // chain as built, and each edge's flow time taken from the built edge of its kind (every chain
 // position's, every net edge's). Every edge between nodes has the built pair's route: a star, or
-// a fat tree whose represented nodes share one leaf (symmetry.cpp: across leaves, the whole
-// run's coarse flows start their edges' route latencies apart and share PCIe differently, 1-5%).
+// a fat tree whose represented nodes share one leaf (symmetry.cpp says why not across leaves).
 #pragma once
 
 #include "collectives/collective_instance.hpp"

@@ -28,9 +28,11 @@ std::string why_not_symmetric(const platform::PlatformSpec& spec, const Collecti
     if (choice.algorithm == Algorithm::nvls)
       return fmt::format("the {} of {} bytes runs {}, not rings or trees", to_string(op), bytes,
                          describe(choice));
-    // Tree edges between leaves start their coarse flows their route latencies apart, which the
-    // whole run's flow sharing turns into 1-5% more time on PCIe nodes (v100-pcie-25gbe x 64);
-    // the fold's pair under one leaf cannot show it (folded_trees.hpp).
+    // SimGrid's CM02 shares a link among flows in inverse proportion to their route latencies (its
+    // sharing penalty is the latency: TCP's RTT unfairness), so a node's tree edge that crosses to
+    // another leaf gets less than its edges inside the leaf, and ends later: 1.4% of a 64 MiB
+    // allreduce on v100-pcie-25gbe x 64. A ring's flows do not share a NIC with flows of other
+    // latencies; a tree's do, and the fold's pair under one leaf has no crossing edge.
     if (choice.algorithm == Algorithm::tree && spec.fabric.topology == FabricTopology::fat_tree &&
         spec.nodes > spec.fabric.switch_radix)
       return fmt::format("the {} of {} bytes runs {} across fat-tree leaves", to_string(op), bytes,

@@ -10,7 +10,9 @@
 // whole run takes. What depends on the node count is sized for all nodes: the collectives' shares (bytes /
 // P), ring steps (P - 1) and step latencies (the ring's hops of each kind), NCCL's algorithm and protocol
 // choice, and the averaged payload (top-k all-gathers P workers' pairs). Simulating 2 nodes instead of 2,048
-// makes the cost independent of the GPU count.
+// makes the cost independent of the GPU count. NCCL's trees fold too, on a star or under one
+// fat-tree leaf: the two nodes exchange as many edges as the trees' busiest node has, and the
+// pipeline's depth is the represented trees' (collectives/folded_trees.hpp).
 //
 // Where it does not hold, the run is simulated whole: the fold's why_not says which condition
 // failed (the platform's and the collectives' conditions: collectives/symmetry.hpp). A route's latency

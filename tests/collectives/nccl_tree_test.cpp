@@ -161,8 +161,9 @@ TEST(TreeAllreduce, AFoldedTreeTakesTheWholeTreesTimes) {
 }
 
 TEST(TreeAllreduce, TreesAcrossFatTreeLeavesAreNotFolded) {
-  // Across leaves the whole run's tree edges differ in route latency, which moves its coarse flows'
-  // sharing by 1-5% (v100-pcie-25gbe x 64: 59.0 against 58.4 ms at 64 MiB): simulated whole.
+  // Across leaves a node's tree edges differ in route latency, and SimGrid shares a link among
+  // flows in inverse proportion to it (v100-pcie-25gbe x 64: 59.0 ms whole, 58.4 ms folded at
+  // 64 MiB): simulated whole.
   const auto spec = load_platform(preset("v100-pcie-25gbe.json"), 25);
   CollectiveOptions options;
   options.algorithm = Algorithm::tree;
