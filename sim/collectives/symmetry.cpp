@@ -28,8 +28,8 @@ std::string why_not_symmetric(const platform::PlatformSpec& spec, const Collecti
     if (choice.algorithm == Algorithm::nvls)
       return fmt::format("the {} of {} bytes runs {}, not rings or trees", to_string(op), bytes,
                          describe(choice));
-    // SimGrid's CM02 shares a link among flows in inverse proportion to their route latencies (its
-    // sharing penalty is the latency: TCP's RTT unfairness), so a node's tree edge that crosses to
+    // SimGrid's CM02 shares a link among flows in inverse proportion to their route latencies
+    // (TCP's RTT unfairness; docs/performance.md measures it), so a node's tree edge that crosses to
     // another leaf gets less than its edges inside the leaf, and ends later: 1.4% of a 64 MiB
     // allreduce on v100-pcie-25gbe x 64. A ring's flows do not share a NIC with flows of other
     // latencies; a tree's do, and the fold's pair under one leaf has no crossing edge.
