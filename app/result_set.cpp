@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
+#include "common/units.hpp"
 #include "report/plots.hpp"
 #include "report/summary_table.hpp"
 #include "runtime/interruption.hpp"
@@ -10,7 +11,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace dasim::cli {
 
@@ -61,6 +66,20 @@ void print_summary(const std::vector<results::ResultRow>& rows, const std::vecto
         "fold: {} of {} configurations were symmetric and simulated on 2 of their nodes "
         "(collective.fold: false simulates every node)\n",
         folded, rows.size());
+  // And why the others of more than 2 nodes were not (they cost what the whole run costs).
+  std::map<std::string, int> reasons;
+  for (const auto& row : rows)
+    if (!row.not_folded_because.empty()) ++reasons[row.not_folded_because];
+  std::vector<std::pair<int, std::string>> by_count;
+  for (const auto& [reason, count] : reasons) by_count.emplace_back(-count, reason);
+  std::sort(by_count.begin(), by_count.end());  // most frequent first, then by text: deterministic
+  constexpr size_t kReasonsShown = 3;
+  for (size_t k = 0; k < std::min(by_count.size(), kReasonsShown); ++k)
+    fmt::print("not folded: {} ({})\n", by_count[k].second,
+               units::format_count(-by_count[k].first, "configuration"));
+  if (by_count.size() > kReasonsShown)
+    fmt::print("not folded: {} other reasons (results.csv, column not_folded_because)\n",
+               by_count.size() - kReasonsShown);
 }
 
 }  // namespace dasim::cli

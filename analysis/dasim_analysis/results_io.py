@@ -22,7 +22,8 @@ CONVERGENCE_COLUMNS = ["steps_to_target", "time_to_target_s"]
 RESULT_COLUMNS = [
     "scenario", "platform", "workload", "precision", "compute_precision", "fusion", "schedule", "tau",
     "delay", "schedule_detail", "bucket_cap_bytes", "collective", "algorithms_used", "progress",
-    "granularity", "nodes", "gpus", "simulated_nodes", "batch_per_gpu", "iterations", "warmup",
+    "granularity", "nodes", "gpus", "simulated_nodes", "not_folded_because",
+    "batch_per_gpu", "iterations", "warmup",
     "iter_time_s", "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup",
     "efficiency", "compute_s", "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s",
     "exposed_comm_max_s", "source", "calibration", "calibration_sha256",
@@ -37,7 +38,7 @@ OPTIONAL_COLUMNS = {
     "schedule_detail": None, "compute_slowdown_s": "", "precision": "", "compute_precision": "",
     "fusion": "", "bucket_cap_bytes": "", "progress": "", "granularity": "", "iterations": "",
     "warmup": "", "baseline_gpus": "1", "baseline_samples_per_s": "", "calibration_sha256": "",
-    "steps_to_target": "", "time_to_target_s": "", "simulated_nodes": "",
+    "steps_to_target": "", "time_to_target_s": "", "simulated_nodes": "", "not_folded_because": "",
 }
 # What a results file must have.
 REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
@@ -56,9 +57,11 @@ SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many);
 # compute_precision follows precision and the calibration, and calibration_sha256 the calibration;
-# simulated_nodes is how the run was simulated (2 for every folded node count), not what it models.
+# simulated_nodes and not_folded_because are how the run was simulated (2 for every folded node
+# count; why not), not what it models.
 METRIC_COLUMNS = (set(FLOAT_COLUMNS) | set(CONVERGENCE_COLUMNS) |
-                  {"algorithms_used", "compute_precision", "calibration_sha256", "simulated_nodes"})
+                  {"algorithms_used", "compute_precision", "calibration_sha256", "simulated_nodes",
+                   "not_folded_because"})
 
 
 def _missing_columns_message(path, missing):

@@ -39,6 +39,10 @@ struct ResultRow {
   // Nodes simulated one by one: `nodes`, or 2 when the run was symmetric and folded onto two of
   // its nodes (sim/engine/symmetric_fold.hpp); 0 in measured rows.
   int simulated_nodes = 0;
+  // Why a simulated run of more than 2 nodes was not folded: the first condition of the fold that
+  // did not hold ("the allreduce of 83513248 bytes runs tree/simple across fat-tree leaves");
+  // empty when it was folded, and in measured rows.
+  std::string not_folded_because;
   int batch_per_gpu = 1;
   int iterations = 0;  // timed iterations (steps) the figures are means over
   int warmup = 0;      // iterations run before them and not timed
@@ -84,7 +88,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 38> kResultColumns{{
+inline const std::array<ResultColumn, 39> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -103,6 +107,7 @@ inline const std::array<ResultColumn, 38> kResultColumns{{
     {"nodes", &ResultRow::nodes},
     {"gpus", &ResultRow::gpus},
     {"simulated_nodes", &ResultRow::simulated_nodes},
+    {"not_folded_because", &ResultRow::not_folded_because},
     {"batch_per_gpu", &ResultRow::batch_per_gpu},
     {"iterations", &ResultRow::iterations},
     {"warmup", &ResultRow::warmup},

@@ -1,5 +1,6 @@
 #include "scenario/result_rows.hpp"
 
+#include "collectives/symmetry.hpp"
 #include "compute/compute_model.hpp"
 #include "convergence/convergence_model.hpp"
 #include "platform/platform_variants.hpp"
@@ -47,6 +48,8 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.nodes = c.nodes;
   row.gpus = c.nodes * entry.spec.gpus_per_node;
   row.simulated_nodes = result.simulated_nodes;
+  // "1 nodes: nothing to fold" says nothing a reader of the row does not see.
+  if (result.simulated_nodes > collectives::kFoldedNodes) row.not_folded_because = result.fold_why_not;
   row.batch_per_gpu = c.batch_per_gpu;
   // As simulated: rounded up to whole periods of the schedule (tau, H).
   row.iterations = result.measured_iterations;

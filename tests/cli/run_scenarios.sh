@@ -28,6 +28,17 @@ sed -i "s|\"../platforms/|\"$SRC/platforms/|" "$WORK/quick-whole.json"
 expect_ok "trace ranks, whole" "$BIN/dasim" run "$WORK/quick-whole.json" --out "$WORK/t3w" --quiet --trace 7 --trace-ranks 3
 grep -q "^trace: $WORK/t3w/trace-7.json (configuration 7: ranks 0..2 of 8 GPUs; --trace-ranks sets how many)" "$WORK/stdout" ||
   fail "--trace-ranks 3: the ranks it holds are not printed: $(cat "$WORK/stdout")"
+# Why runs were not folded: the 6 configurations of 4 and 8 nodes, in one line and in a column
+# (empty for 1 and 2 nodes, which have nothing to fold); the folded run's column is empty.
+grep -q "^not folded: collective.fold is false (6 configurations)$" "$WORK/stdout" ||
+  fail "fold false: no 'not folded:' line: $(grep -i fold "$WORK/stdout")"
+/usr/bin/python3 - "$WORK/t3w/results.csv" "$WORK/a/results.csv" <<'PY' || fail "not_folded_because column"
+import csv, sys
+whole = list(csv.DictReader(open(sys.argv[1])))
+assert [r["not_folded_because"] for r in whole] == [
+    "collective.fold is false" if int(r["nodes"]) > 2 else "" for r in whole], whole
+assert all(r["not_folded_because"] == "" for r in csv.DictReader(open(sys.argv[2])))
+PY
 /usr/bin/python3 - "$WORK/t3w/trace-7.json" <<'PY' || fail "--trace-ranks 3: the trace does not hold exactly 3 ranks"
 import json, sys
 events = json.load(open(sys.argv[1]))["traceEvents"]

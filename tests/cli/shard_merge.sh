@@ -38,7 +38,7 @@ sed 's/"iterations": 8/"iterations": 9/' "$WORK/sweep.json" >"$WORK/other.json"
 expect_ok "shard of another scenario" "$BIN/dasim" run "$WORK/other.json" --out "$WORK/other1" --quiet --shard 1/3
 expect_bad_input "another scenario" "shard-1-of-3.json: inputs_sha256: is shard 1 of 3 of another scenario" \
   "$BIN/dasim" merge "$WORK/shard0" "$WORK/other1" "$WORK/shard2" --out "$WORK/m3"
-expect_bad_input "not a shard file" "results.json: format: expected \"dasim-shard/2\"" \
+expect_bad_input "not a shard file" "results.json: format: expected \"dasim-shard/3\"" \
   "$BIN/dasim" merge "$WORK/local/results.json" --out "$WORK/m4"
 expect_bad_input "no shard files in a directory" "is a directory without shard files" \
   "$BIN/dasim" merge "$WORK/local" --out "$WORK/m5"

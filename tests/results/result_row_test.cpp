@@ -65,17 +65,16 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
   EXPECT_EQ(
       out[0],
       "scenario,platform,workload,precision,compute_precision,fusion,schedule,tau,delay,schedule_detail,"
-      "bucket_cap_bytes,collective,algorithms_used,progress,granularity,nodes,gpus,simulated_nodes,batch_per_"
-      "gpu,"
-      "iterations,"
-      "warmup,iter_time_s,samples_per_s,baseline_gpus,baseline_samples_per_s,speedup,efficiency,compute_s,"
+      "bucket_cap_bytes,collective,algorithms_used,progress,granularity,nodes,gpus,simulated_nodes,"
+      "not_folded_because,batch_per_gpu,iterations,warmup,iter_time_s,samples_per_s,baseline_gpus,baseline_"
+      "samples_per_s,speedup,efficiency,compute_s,"
       "compute_slowdown_s,comm_s,exposed_comm_s,comm_max_s,exposed_comm_max_s,source,calibration,"
       "calibration_sha256,steps_to_target,time_to_target_s");
   // No bucket cap (a periodic schedule without islands): an empty cell.
   EXPECT_EQ(
       out[1],
       "s,p,w,tf32,fp32,none,dasgd,4,1,\"dasgd(tau=4,d=1)\",,auto,ring/simple+tree/"
-      "ll,async,coarse,2,16,0,32,8,4,0.333333333,1536,8,792,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
+      "ll,async,coarse,2,16,0,,32,8,4,0.333333333,1536,8,792,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
       "simulated,cal.json,ab12,,");
 }
 
