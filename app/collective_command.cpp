@@ -112,14 +112,18 @@ void run(const CollectiveArgs& a) {
   }
   std::vector<collectives::CollectiveCall> calls;
   for (double bytes : sizes) calls.emplace_back(op, bytes);
-  const bool folded = collectives::why_not_symmetric(spec, options, calls).empty();
+  const std::string why_not = collectives::why_not_symmetric(spec, options, calls);
+  const bool folded = why_not.empty();
+  // Why every node is simulated, where there are nodes to fold: a sweep that is slow says why.
+  const bool foldable = spec.nodes > collectives::kFoldedNodes && !a.no_fold;
   fmt::print("# dasim collective: {} {} (protocol {}) on {} ({} x {} = {}), {} flows{}\n", a.op, a.algo,
              a.protocol, spec.name, units::format_count(spec.nodes, "node"),
              units::format_count(spec.gpus_per_node, "GPU"), units::format_count(spec.total_gpus(), "rank"),
              a.fine ? "fine-grained" : "coarse",
-             folded ? fmt::format(", simulated on {} of the nodes (symmetric: --no-fold simulates all)",
-                                  collectives::kFoldedNodes)
-                    : "");
+             folded     ? fmt::format(", simulated on {} of the nodes (symmetric: --no-fold simulates all)",
+                                      collectives::kFoldedNodes)
+             : foldable ? fmt::format(", every node simulated (not folded: {})", why_not)
+                        : "");
   fmt::print("# busbw = algbw x {} (nccl-tests convention)\n", op == collectives::Op::allreduce ? "2(n-1)/n"
                                                                : op == collectives::Op::broadcast
                                                                    ? "1"
@@ -165,7 +169,7 @@ void add_collective_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--fine", a->fine, "Fine-grained messages (every ring step) instead of coarse flows");
   cmd->add_flag("--no-fold", a->no_fold,
-                "Simulate every node even where two nodes stand for all (a symmetric ring sweep)");
+                "Simulate every node even where two nodes stand for all (a symmetric sweep)");
   cmd->add_flag("--reduction-compute", a->reduction, "Add reduction time (3 x bytes / memory bandwidth)");
   cmd->add_option("--memory-bandwidth", a->memory_bandwidth_Bps, "GPU memory bandwidth for reductions, B/s")
       ->capture_default_str();

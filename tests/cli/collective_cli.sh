@@ -82,4 +82,17 @@ expect_bad_input "group of 0 ranks (--nodes 0)" "--nodes" \
   "$BIN/dasim" collective --platform "$flat" --nodes 0 --quiet
 expect_bad_input "unknown platform file" "nope.json: cannot open file" \
   "$BIN/dasim" collective --platform "$WORK/nope.json" --nodes 8 --quiet
+# The table's header says how the sweep was simulated: 16 nodes of the flat star fold onto 2 (its
+# trees too); --no-fold simulates them all; 32 nodes of 24 per leaf on trees do not fold, and say
+# why (tests/collectives/nccl_tree_test.cpp, TreesAcrossFatTreeLeavesAreNotFolded).
+expect_ok "folded tree sweep" "$BIN/dasim" collective --platform "$flat" --nodes 16 --algo tree --min-bytes 1M --max-bytes 1M --quiet
+grep -q "^# dasim collective: .*, coarse flows, simulated on 2 of the nodes (symmetric: --no-fold simulates all)$" "$WORK/stdout" ||
+  fail "folded sweep: header $(head -1 "$WORK/stdout")"
+expect_ok "whole tree sweep" "$BIN/dasim" collective --platform "$flat" --nodes 16 --algo tree --min-bytes 1M --max-bytes 1M --quiet --no-fold
+grep -q "^# dasim collective: .*, coarse flows$" "$WORK/stdout" || fail "--no-fold: header $(head -1 "$WORK/stdout")"
+expect_ok "tree across leaves" "$BIN/dasim" collective --platform "$SRC/platforms/v100-pcie-25gbe.json" --nodes 32 --algo tree \
+  --min-bytes 1M --max-bytes 1M --quiet
+grep -q "^# dasim collective: .*, every node simulated (not folded: the allreduce of 1048576 bytes runs tree/[a-z0-9]* across fat-tree leaves)$" "$WORK/stdout" ||
+  fail "tree across leaves: header $(head -1 "$WORK/stdout")"
+
 finish
