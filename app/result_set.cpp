@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -66,10 +67,12 @@ void print_summary(const std::vector<results::ResultRow>& rows, const std::vecto
         "fold: {} of {} configurations were symmetric and simulated on 2 of their nodes "
         "(collective.fold: false simulates every node)\n",
         folded, rows.size());
-  // And why the others of more than 2 nodes were not (they cost what the whole run costs).
+  // And why the others of more than 2 nodes were not (they cost what the whole run costs), one line
+  // per reason whatever the collective's size (results.csv has it).
   std::map<std::string, int> reasons;
+  const std::regex size(" of [0-9]+ bytes");
   for (const auto& row : rows)
-    if (!row.not_folded_because.empty()) ++reasons[row.not_folded_because];
+    if (!row.not_folded_because.empty()) ++reasons[std::regex_replace(row.not_folded_because, size, "")];
   std::vector<std::pair<int, std::string>> by_count;
   for (const auto& [reason, count] : reasons) by_count.emplace_back(-count, reason);
   std::sort(by_count.begin(), by_count.end());  // most frequent first, then by text: deterministic

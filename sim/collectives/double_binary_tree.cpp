@@ -278,9 +278,12 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
   // The two trees of a channel share their chains: a chain edge both have (same rank, same
   // parent) carries both trees' data as one flow of twice the bytes, on the first tree's
   // mailboxes. Equal flows on one route share it equally, so the merged flow ends when the two
-  // would have; the solver sees half the flows. Edges between nodes stay one flow per tree, as
-  // NCCL's connections are (a folded pair's trees have the same net edges, which stand for
-  // different nodes' edges: folded_trees.hpp).
+  // would have where they are alone on their bottleneck (a chain link; a flow to the NIC shares a
+  // head's PCIe link with it, where the NIC, not PCIe, is the bottleneck on every preset); the
+  // solver sees half the flows. Edges between nodes stay one flow per tree, as NCCL's connections
+  // are: such an edge shares its NIC with the node's other edges, where one merged flow would
+  // count as one sharer (only 3 nodes have an edge both trees share; a folded pair's trees have
+  // the same net edges, which stand for different nodes' edges: folded_trees.hpp).
   auto shared_chain_edge = [&](int t, int child, int parent) {
     return trees[size_t(t)].up_kind[size_t(child)] != HopKind::net &&
            trees[size_t(t % 2 == 0 ? t + 1 : t - 1)].parent[size_t(child)] == parent;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -100,6 +101,22 @@ TEST(SymmetricFold, AStragglerRunIsSimulatedOnEveryNode) {
 }  // namespace
 
 namespace {
+
+TEST(SymmetricFold, TreesFoldOnAStarOrUnderOneLeaf) {
+  // The tree allreduce of the sgd bucket on 8 nodes: folded on the star, and on a fat tree of 8
+  // nodes per leaf; on 4 nodes per leaf the trees cross leaves and the run is simulated whole.
+  for (auto [topology, radix, folds] : {std::tuple{dasim::platform::FabricTopology::star, 0, true},
+                                        std::tuple{dasim::platform::FabricTopology::fat_tree, 8, true},
+                                        std::tuple{dasim::platform::FabricTopology::fat_tree, 4, false}}) {
+    auto c = dasim::two_layer::config(8, dasim::two_layer::sgd(false, 1e12));
+    c.collective.algorithm = dasim::collectives::Algorithm::tree;
+    c.platform.fabric.topology = topology;
+    if (radix > 0) c.platform.fabric.switch_radix = radix;
+    const auto d = dasim::engine::decide_fold(c);
+    EXPECT_EQ(d.folded(), folds) << radix << ": " << d.why_not;
+    EXPECT_EQ(d.simulated_nodes, folds ? 2 : 8) << radix;
+  }
+}
 
 TEST(SymmetricFold, APeriodicScheduleIsJudgedByItsAveragingNotItsBuckets) {
   // 1 KiB buckets, which NCCL's tuner runs on trees at 32 nodes, on a fat tree of 4 nodes per leaf

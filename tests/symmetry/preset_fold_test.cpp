@@ -49,14 +49,17 @@ void expect_close(double folded, double whole, const char* what) {
 
 TEST_P(PresetFold, FoldedRunTakesTheWholeRunsTimes) {
   const Case& k = GetParam();
+  // Two buckets, one overlapping backward; under auto, 2 MB buckets, which NCCL runs on trees (the
+  // test checks it did).
+  const bool automatic = k.algorithm == collectives::Algorithm::automatic;
   auto schedule = k.kind == schedules::ScheduleKind::sgd
-                      ? two_layer::sgd(true, 10e6)  // two buckets: one overlaps backward
+                      ? two_layer::sgd(true, automatic ? 2e6 : 10e6)
                       : two_layer::periodic(k.kind, 4, k.kind == schedules::ScheduleKind::dasgd ? 1 : 0);
   schedule.bucket_view = false;  // DDP's copies, as the presets' users run
   auto c = two_layer::config(k.nodes, schedule);
   c.platform = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + k.platform, k.nodes);
-  // Rings, one per NIC, the hierarchical algorithm's, or what NCCL's auto picks (trees across
-  // nodes for these sizes); the protocol as NCCL picks it.
+  // Rings, one per NIC, the hierarchical algorithm's, trees, or what NCCL's auto picks; the
+  // protocol as NCCL picks it.
   c.collective.algorithm = k.algorithm;
   c.collective.protocol = collectives::Protocol::automatic;
   c.warmup_iterations = 4;
@@ -67,6 +70,9 @@ TEST_P(PresetFold, FoldedRunTakesTheWholeRunsTimes) {
   const auto whole = engine::simulate_training_isolated(c);
   ASSERT_EQ(whole.simulated_nodes, k.nodes);
   EXPECT_EQ(folded.algorithms_used, whole.algorithms_used);
+  if (automatic || k.algorithm == collectives::Algorithm::tree) {
+    EXPECT_NE(folded.algorithms_used.find("tree/"), std::string::npos) << folded.algorithms_used;
+  }
   expect_close(folded.iter_time_s, whole.iter_time_s, "iteration time");
   expect_close(folded.compute_s, whole.compute_s, "compute");
   expect_close(folded.comm_s, whole.comm_s, "communication");
@@ -92,14 +98,17 @@ std::vector<Case> cases() {
           all.push_back({platform, nodes, kind});
       all.push_back({platform, nodes, schedules::ScheduleKind::sgd, collectives::Algorithm::hierarchical});
     }
-    // NCCL's choice, trees across nodes for most sizes (collectives/folded_trees.hpp), which fold
-    // on a star or under one fat-tree leaf: as many nodes as a leaf holds, up to 16.
+    // NCCL's trees (collectives/folded_trees.hpp), which fold on a star or under one fat-tree
+    // leaf: sgd under auto (which runs its 2 MB buckets on trees) and DaSGD on trees, on as many
+    // nodes as a leaf holds, up to 16 (64 on the star).
     const auto spec = platform::load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/" + platform, 1);
-    const int leaf =
-        spec.fabric.topology == platform::FabricTopology::fat_tree ? spec.fabric.switch_radix : 16;
-    if (!racks)
-      for (auto kind : {schedules::ScheduleKind::sgd, schedules::ScheduleKind::dasgd})
-        all.push_back({platform, std::min(16, leaf), kind, collectives::Algorithm::automatic});
+    const int leaf = spec.fabric.topology == platform::FabricTopology::fat_tree
+                         ? std::min(16, spec.fabric.switch_radix)
+                         : 64;
+    if (!racks) {
+      all.push_back({platform, leaf, schedules::ScheduleKind::sgd, collectives::Algorithm::automatic});
+      all.push_back({platform, leaf, schedules::ScheduleKind::dasgd, collectives::Algorithm::tree});
+    }
   }
   return all;
 }
