@@ -337,9 +337,8 @@ std::vector<Communicator::PartBody> Communicator::broadcast_bodies(double bytes)
 std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   if (trees_.empty()) {
     if (folded()) {
-      represented_trees_ =
-          std::make_shared<RepresentedTrees>(RepresentedTrees{node_double_tree(represented_nodes_)});
-      trees_ = build_nccl_trees(spec_, tree_channels_, exchange_pair_trees(*represented_trees_));
+      represented_trees_ = node_double_tree(represented_nodes_);
+      trees_ = build_nccl_trees(spec_, tree_channels_, exchange_pair_trees(represented_trees_));
     } else {
       trees_ = build_nccl_trees(spec_, tree_channels_);
     }
@@ -353,7 +352,7 @@ std::vector<Communicator::PartBody> Communicator::tree_bodies(double bytes) {
   const auto& trees = trees_;
   const double share = bytes / static_cast<double>(trees.size());
   if (options_.granularity == Granularity::coarse)
-    return {[&trees, represented = represented_trees_.get(), share](const PartContext& ctx) {
+    return {[&trees, represented = folded() ? &represented_trees_ : nullptr, share](const PartContext& ctx) {
       run_coarse_trees(ctx, trees, share, represented);
     }};
   std::vector<PartBody> bodies;

@@ -21,6 +21,7 @@
 
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -149,8 +150,8 @@ class Communicator {
   int represented_nodes_ = 1;     // what the collectives are sized for (nodes_ unless folded)
   std::vector<RingLinks> rings_;  // the flat ring's channels
   RingLinks intra_, inter_;
-  std::vector<BinaryTree> trees_;  // 2 per tree channel, built on the first tree allreduce
-  std::shared_ptr<RepresentedTrees> represented_trees_;  // folded: what trees_ stand for
+  std::vector<BinaryTree> trees_;                // 2 per tree channel, built on the first tree allreduce
+  std::array<BinaryTree, 2> represented_trees_;  // folded: the node-level trees trees_ stand for
   CallMatcher<CollectiveInstance> instances_;
   CallMatcher<PolledRing> polled_rings_;
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();

@@ -72,12 +72,9 @@ double latency_floor_s(const PartContext& ctx, const BinaryTree& tree, int rank)
 double coarse_pipeline_end(const PartContext& ctx, const BinaryTree& tree,
                            const CollectiveInstance::CoarseTree& state, double bytes) {
   const int p = static_cast<int>(tree.parent.size());
-  const int chunks = pipeline_chunks(ctx.options, bytes);
-  const auto& costs = ctx.instance.costs;
-  const double wire_chunk = bytes / chunks / costs.bandwidth_factor;
-  const double reduce_chunk_s = reduction_time_s(ctx.options, bytes / chunks);
+  const PipelineChunk chunk(ctx, bytes);
   auto reduce_s = [&](int r) {
-    return reduce_chunk_s * static_cast<double>(tree.children[size_t(r)].size());
+    return chunk.reduce_s * static_cast<double>(tree.children[size_t(r)].size());
   };
   std::vector<double> up(size_t(p), -1), down(size_t(p), -1);  // first chunk's path from the root
   double pace_s = 0;
@@ -92,21 +89,31 @@ double coarse_pipeline_end(const PartContext& ctx, const BinaryTree& tree,
     }
     cost(parent);
     const double latency = tree.up_latency_s[size_t(r)];
-    const double step = tree.up_sharers[size_t(r)] * wire_chunk / tree.up_bandwidth_Bps[size_t(r)] +
-                        std::max(latency, costs.hop_latency(tree.up_kind[size_t(r)]));
+    const double step = chunk.step_s(tree.up_sharers[size_t(r)], tree.up_bandwidth_Bps[size_t(r)], latency,
+                                     tree.up_kind[size_t(r)]);
     up[size_t(r)] = up[size_t(parent)] + step + reduce_s(r);
     down[size_t(r)] = down[size_t(parent)] + step;
     const double up_flow = state.up_done[size_t(r)] - state.flows_began - latency;
     const double down_flow = state.down_done[size_t(r)] - state.flows_began - latency;
-    pace_s = std::max({pace_s, up_flow / chunks + reduce_s(r), down_flow / chunks});
+    pace_s = std::max({pace_s, up_flow / chunk.count + reduce_s(r), down_flow / chunk.count});
   };
   for (int r = 0; r < p; ++r) cost(r);
   const double first_chunk_s =
       *std::max_element(up.begin(), up.end()) + *std::max_element(down.begin(), down.end());
-  return state.flows_began + (chunks - 1) * pace_s + first_chunk_s;
+  return chunk.pipeline_end(state.flows_began, pace_s, first_chunk_s);
 }
 
 }  // namespace
+
+PipelineChunk::PipelineChunk(const PartContext& ctx, double bytes)
+    : costs(ctx.instance.costs),
+      count(pipeline_chunks(ctx.options, bytes)),
+      wire_bytes(bytes / count / costs.bandwidth_factor),
+      reduce_s(reduction_time_s(ctx.options, bytes / count)) {}
+
+double PipelineChunk::step_s(int sharers, double bandwidth_Bps, double latency_s, HopKind kind) const {
+  return sharers * wire_bytes / bandwidth_Bps + std::max(latency_s, costs.hop_latency(kind));
+}
 
 void set_tree_edges(BinaryTree& tree, const std::function<TreeEdge(int from, int to)>& edge) {
   const size_t p = tree.parent.size();
@@ -215,12 +222,11 @@ std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int
 }
 
 void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes) {
-  const int chunks = pipeline_chunks(ctx.options, bytes);
-  const double chunk = bytes / chunks;
-  const double wire_chunk = chunk / ctx.instance.costs.bandwidth_factor;
+  const PipelineChunk chunk(ctx, bytes);
+  const int chunks = chunk.count;
   const auto& children = tree.children[size_t(ctx.rank)];
   const int parent = tree.parent[size_t(ctx.rank)];
-  const double reduce_s = reduction_time_s(ctx.options, chunk) * static_cast<double>(children.size());
+  const double reduce_s = chunk.reduce_s * static_cast<double>(children.size());
   // Receives for every chunk are posted up front, as NCCL's pre-allocated buffers let children
   // send ahead; chunk c is reduced once the first (c+1) x children messages are in.
   std::vector<sg4::CommPtr> from_children;
@@ -232,7 +238,7 @@ void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_in
     if (reduce_s > 0) sg4::this_actor::sleep_for(reduce_s);
     if (parent >= 0) {
       if (c == 0 && floor_s > 0) sg4::this_actor::sleep_for(floor_s);
-      ctx.send_async(parent, tree_up_channel(tree_index), wire_chunk)->wait();
+      ctx.send_async(parent, tree_up_channel(tree_index), chunk.wire_bytes)->wait();
     } else {
       ctx.instance.root_reduced(tree_index)->release();  // root: chunk c fully reduced
     }
@@ -240,8 +246,8 @@ void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_in
 }
 
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes) {
-  const int chunks = pipeline_chunks(ctx.options, bytes);
-  const double wire_chunk = bytes / chunks / ctx.instance.costs.bandwidth_factor;
+  const PipelineChunk chunk(ctx, bytes);
+  const int chunks = chunk.count;
   const auto& children = tree.children[size_t(ctx.rank)];
   const bool root = tree.parent[size_t(ctx.rank)] < 0;
   std::vector<sg4::CommPtr> from_parent;
@@ -257,13 +263,13 @@ void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree
     if (c == 0 && floor_s > 0) sg4::this_actor::sleep_for(floor_s);
     std::vector<sg4::CommPtr> sends;
     for (int child : children)
-      sends.push_back(ctx.send_async(child, tree_down_channel(tree_index), wire_chunk));
+      sends.push_back(ctx.send_async(child, tree_down_channel(tree_index), chunk.wire_bytes));
     for (auto& send : sends) send->wait();
   }
 }
 
 void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes,
-                      const RepresentedTrees* represented) {
+                      const std::array<BinaryTree, 2>* represented) {
   const int p = static_cast<int>(trees.front().parent.size());
   const int rank = ctx.rank;
   const double wire = bytes / ctx.instance.costs.bandwidth_factor;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "collectives/collective_instance.hpp"
+#include "collectives/nccl_model.hpp"
 #include "platform/platform_spec.hpp"
 
 #include <array>
@@ -59,6 +60,24 @@ std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int
 std::vector<BinaryTree> build_nccl_trees(const platform::PlatformSpec& spec, int channels,
                                          const std::array<BinaryTree, 2>& node_trees);
 
+// One chunk of a coarse tree's pipeline, as coarse_pipeline_end (double_binary_tree.cpp) and
+// folded_pipeline_end (folded_trees.cpp) count it: how many chunks, a chunk's bytes on the wire,
+// the time to reduce one child's chunk, and the first chunk's store-and-forward step over an edge.
+struct PipelineChunk {
+  PipelineChunk(const PartContext& ctx, double bytes);
+  // Over an edge that `sharers` edges share as the first chunk crosses it: its share of the edge's
+  // rate and at least the protocol's hop latency.
+  double step_s(int sharers, double bandwidth_Bps, double latency_s, HopKind kind) const;
+  // When the pipeline ends: chunks 2..k at `pace_s` after the first's `first_chunk_s`.
+  double pipeline_end(double flows_began, double pace_s, double first_chunk_s) const {
+    return flows_began + (count - 1) * pace_s + first_chunk_s;
+  }
+  const ProtocolCosts& costs;
+  int count;
+  double wire_bytes;
+  double reduce_s;
+};
+
 // Reduce sweep (leaves to root) and broadcast sweep (root to leaves) of `bytes` on one tree for
 // ctx.rank; run in two actors so the sweeps pipeline as in NCCL. The bytes on the wire are the
 // data / the protocol's bandwidth factor.
@@ -74,9 +93,8 @@ void run_tree_reduce(const PartContext& ctx, const BinaryTree& tree, int tree_in
 void run_tree_broadcast(const PartContext& ctx, const BinaryTree& tree, int tree_index, double bytes);
 // Coarse granularity: one actor runs ctx.rank's flows of every tree (`bytes` each) and ends when
 // the slowest tree's pipeline would; on a folded communicator, the pipeline of the `represented`
-// trees (folded_trees.hpp).
-struct RepresentedTrees;
+// node-level trees (folded_trees.hpp).
 void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& trees, double bytes,
-                      const RepresentedTrees* represented = nullptr);
+                      const std::array<BinaryTree, 2>* represented = nullptr);
 
 }  // namespace dasim::collectives

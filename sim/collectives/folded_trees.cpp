@@ -3,16 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
+#include <vector>
 
 namespace dasim::collectives {
 
-std::array<BinaryTree, 2> exchange_pair_trees(const RepresentedTrees& represented) {
+std::array<BinaryTree, 2> exchange_pair_trees(const std::array<BinaryTree, 2>& represented) {
   int busiest = 0;  // the most edges a node has over both trees
-  const size_t n = represented.nodes[0].parent.size();
+  const size_t n = represented[0].parent.size();
   for (size_t node = 0; node < n; ++node) {
     int edges = 0;
-    for (const auto& t : represented.nodes)
+    for (const auto& t : represented)
       edges += (t.parent[node] >= 0) + static_cast<int>(t.children[node].size());
     busiest = std::max(busiest, edges);
   }
@@ -56,33 +58,27 @@ std::vector<int> built_chain(const BinaryTree& built, int g) {
 // slowest path ends at a chain's tail below the slowest head; the pace is the slowest edge's,
 // which the built edge of its position (chain) or kind (net) has run.
 double folded_pipeline_end(const PartContext& ctx, const BinaryTree& built,
-                           const RepresentedTrees& represented, int tree_index,
+                           const std::array<BinaryTree, 2>& represented, int tree_index,
                            const CollectiveInstance::CoarseTree& state, double bytes) {
   const int g = static_cast<int>(built.parent.size()) / 2;
-  const auto& nodes = represented.nodes[size_t(tree_index % 2)];
+  const auto& nodes = represented[size_t(tree_index % 2)];
   const int n = static_cast<int>(nodes.parent.size());
-  const int chunks = pipeline_chunks(ctx.options, bytes);
-  const auto& costs = ctx.instance.costs;
-  const double wire_chunk = bytes / chunks / costs.bandwidth_factor;
-  const double reduce_chunk_s = reduction_time_s(ctx.options, bytes / chunks);
+  const PipelineChunk chunk(ctx, bytes);
   auto flow_s = [&](const std::vector<double>& done, int rank) {
     return done[size_t(rank)] - state.flows_began - built.up_latency_s[size_t(rank)];
-  };
-  auto step_s = [&](int sharers, double bandwidth_Bps, double latency_s, HopKind kind) {
-    return sharers * wire_chunk / bandwidth_Bps + std::max(latency_s, costs.hop_latency(kind));
   };
   const auto chain = built_chain(built, g);
   double pace_s = 0, chain_up_s = 0, chain_down_s = 0;
   for (size_t i = 1; i < chain.size(); ++i) {
     const int r = chain[i];
-    const double reduce_s = i + 1 < chain.size() ? reduce_chunk_s : 0;  // the next GPU's chunk
-    const double step = step_s(built.up_sharers[size_t(r)], built.up_bandwidth_Bps[size_t(r)],
-                               built.up_latency_s[size_t(r)], built.up_kind[size_t(r)]);
+    const double reduce_s = i + 1 < chain.size() ? chunk.reduce_s : 0;  // the next GPU's chunk
+    const double step = chunk.step_s(built.up_sharers[size_t(r)], built.up_bandwidth_Bps[size_t(r)],
+                                     built.up_latency_s[size_t(r)], built.up_kind[size_t(r)]);
     chain_up_s += step + reduce_s;
     chain_down_s += step;
     for (int rank : {r, r + g})
-      pace_s = std::max(
-          {pace_s, flow_s(state.up_done, rank) / chunks + reduce_s, flow_s(state.down_done, rank) / chunks});
+      pace_s = std::max({pace_s, flow_s(state.up_done, rank) / chunk.count + reduce_s,
+                         flow_s(state.down_done, rank) / chunk.count});
   }
   const int head = chain.front();
   double net_up_flow_s = 0, net_down_flow_s = 0;
@@ -92,7 +88,7 @@ double folded_pipeline_end(const PartContext& ctx, const BinaryTree& built,
   }
   const bool chain_child = chain.size() > 1;
   auto reduce_s = [&](int node) {
-    return reduce_chunk_s * static_cast<double>(chain_child + nodes.children[size_t(node)].size());
+    return chunk.reduce_s * static_cast<double>(chain_child + nodes.children[size_t(node)].size());
   };
   // Heads, parents first: the first chunk's path from the root, up and down.
   std::vector<double> up(size_t(n), -1), down(size_t(n), -1);
@@ -107,16 +103,16 @@ double folded_pipeline_end(const PartContext& ctx, const BinaryTree& built,
     }
     cost(parent);
     const int sharers = static_cast<int>(nodes.children[size_t(parent)].size());
-    const double step =
-        step_s(sharers, built.up_bandwidth_Bps[size_t(head)], built.up_latency_s[size_t(head)], HopKind::net);
+    const double step = chunk.step_s(sharers, built.up_bandwidth_Bps[size_t(head)],
+                                     built.up_latency_s[size_t(head)], HopKind::net);
     up[size_t(node)] = up[size_t(parent)] + step + reduce_s(node);
     down[size_t(node)] = down[size_t(parent)] + step;
-    pace_s = std::max({pace_s, net_up_flow_s / chunks + reduce_s(node), net_down_flow_s / chunks});
+    pace_s = std::max({pace_s, net_up_flow_s / chunk.count + reduce_s(node), net_down_flow_s / chunk.count});
   };
   for (int node = 0; node < n; ++node) cost(node);
   const double first_chunk_s = *std::max_element(up.begin(), up.end()) + chain_up_s +
                                *std::max_element(down.begin(), down.end()) + chain_down_s;
-  return state.flows_began + (chunks - 1) * pace_s + first_chunk_s;
+  return chunk.pipeline_end(state.flows_began, pace_s, first_chunk_s);
 }
 
 }  // namespace dasim::collectives

@@ -21,24 +21,21 @@
 #include "collectives/double_binary_tree.hpp"
 
 #include <array>
-#include <vector>
 
 namespace dasim::collectives {
 
-// What the folded trees stand for: NCCL's double binary tree over the represented nodes.
-struct RepresentedTrees {
-  std::array<BinaryTree, 2> nodes;
-};
+// `represented`: what the folded trees stand for, NCCL's double binary tree over the represented
+// nodes (node_double_tree).
 
 // The built nodes' node-level trees: as many edges between the two as the represented trees'
 // busiest node has (4; 3 on 3 nodes), tree 0 taking the odd one. An edge both ways in a tree is
 // each head's parent and child the other's head.
-std::array<BinaryTree, 2> exchange_pair_trees(const RepresentedTrees& represented);
+std::array<BinaryTree, 2> exchange_pair_trees(const std::array<BinaryTree, 2>& represented);
 
 // When the chunked pipeline of built tree `built` (channel tree t: node tree t % 2) ends, as
 // coarse_pipeline_end would compute it on the represented trees.
 double folded_pipeline_end(const PartContext& ctx, const BinaryTree& built,
-                           const RepresentedTrees& represented, int tree_index,
+                           const std::array<BinaryTree, 2>& represented, int tree_index,
                            const CollectiveInstance::CoarseTree& state, double bytes);
 
 }  // namespace dasim::collectives
