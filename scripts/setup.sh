@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config procps clang-format
   libsimgrid-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin libopenblas-dev
+  libopenmpi-dev openmpi-bin libopenblas-dev libgoogle-perftools-dev
   python3 python3-matplotlib python3-pandas
 )
 

@@ -1,0 +1,24 @@
+# dasim::allocator: gperftools' tcmalloc for the programs that simulate (dasim, dasim_bench).
+#
+# A simulation allocates and frees small objects at a high rate: SimGrid's activities, actors and
+# their 32 KiB stacks, solver elements, our flows' closures. With glibc's allocator, malloc, free
+# and their page faults were about a fifth of the paper study's profile (perf, VGG-16 sync SGD on
+# 128 DGX-1 nodes); tcmalloc's per-thread caches cut that configuration from 9.3-10.1 s to
+# 7.9-8.0 s with byte-identical results (docs/performance.md). Optional: without
+# libgoogle-perftools-dev (scripts/setup.sh installs it) the programs link glibc's malloc, and the
+# sanitizer and fuzz builds always do, as ASan replaces the allocator itself.
+option(DASIM_TCMALLOC "Link dasim and dasim_bench with tcmalloc when pkg-config finds it" ON)
+add_library(dasim_allocator INTERFACE)
+add_library(dasim::allocator ALIAS dasim_allocator)
+if(DASIM_TCMALLOC AND NOT DASIM_SANITIZE AND NOT DASIM_FUZZ)
+  pkg_check_modules(TCMALLOC IMPORTED_TARGET libtcmalloc_minimal)
+  if(TCMALLOC_FOUND)
+    # Nothing calls tcmalloc by name (it replaces malloc and operator new when loaded), so a linker
+    # that drops unreferenced libraries (--as-needed) must be told to keep it.
+    target_link_libraries(dasim_allocator INTERFACE "-Wl,--push-state,--no-as-needed" PkgConfig::TCMALLOC
+                                                    "-Wl,--pop-state")
+    message(STATUS "dasim: linking tcmalloc (${TCMALLOC_LINK_LIBRARIES})")
+  else()
+    message(STATUS "dasim: tcmalloc not found, glibc's malloc (slower simulations; scripts/setup.sh installs it)")
+  endif()
+endif()
