@@ -99,7 +99,8 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
       nodes_(platform.nodes),
       represented_nodes_(std::max(represented_nodes, platform.nodes)),
       instances_(platform.gpus.size()),
-      polled_rings_(platform.gpus.size()) {
+      polled_rings_(platform.gpus.size()),
+      runners_(platform.gpus) {
   if (represented_nodes > 0 && represented_nodes < nodes_)
     throw std::logic_error(
         fmt::format("a communicator of {} nodes cannot stand for {} nodes", nodes_, represented_nodes));
@@ -228,7 +229,7 @@ PendingCollectivePtr Communicator::start(int rank, Op op, double bytes) {
       std::make_shared<PendingCollective>(static_cast<int>(bodies.size()), now, instance->all_started_at);
   pending->set_choice(describe(instance->choice));
   for (auto& body : bodies)
-    sg4::Actor::create("coll", hosts_[size_t(rank)], [this, instance, rank, pending, body] {
+    runners_.run(rank, [this, instance, rank, pending, body = std::move(body)] {
       PartContext ctx{*instance, hosts_, options_, rank};
       // The protocol's base latency, once per collective (the parts wait it side by side).
       if (instance->costs.base_latency_s > 0) sg4::this_actor::sleep_for(instance->costs.base_latency_s);

@@ -15,6 +15,7 @@
 #include "collectives/collective_types.hpp"
 #include "collectives/double_binary_tree.hpp"
 #include "collectives/nccl_model.hpp"
+#include "collectives/part_runners.hpp"
 #include "collectives/polled_ring.hpp"
 #include "platform/platform_builder.hpp"
 #include "platform/platform_spec.hpp"
@@ -117,7 +118,7 @@ class Communicator {
   };
 
  private:
-  // What one rank does for one collective, each part in a helper actor of its own.
+  // What one rank does for one collective, each part in a helper actor of its own (runners_).
   using PartBody = std::function<void(const PartContext&)>;
   std::vector<PartBody> part_bodies(int rank, Op op, double bytes, const Choice& choice);
   std::vector<PartBody> ring_bodies(double bytes, bool reduce_scatter, bool all_gather) const;
@@ -154,6 +155,7 @@ class Communicator {
   std::array<BinaryTree, 2> represented_trees_;  // folded: the node-level trees trees_ stand for
   CallMatcher<CollectiveInstance> instances_;
   CallMatcher<PolledRing> polled_rings_;
+  PartRunners runners_;  // the actors the parts run in, reused from one collective to the next
   std::shared_ptr<MailboxSlots> mailbox_slots_ = std::make_shared<MailboxSlots>();
 };
 
