@@ -20,23 +20,24 @@
 namespace dasim::scenario {
 namespace {
 
-// Measured on the development machine (docs/hardening.md, "Limits"), 2026-12-02: `dasim run` of
-// ResNet-50, sgd, 25 MiB buckets (4 allreduces per iteration), ring, 8 + 4 iterations, every node
-// simulated (collective.fold false), release build:
-//   flat-100gbe-64 (1 ring): 512 GPUs 1.52 s, 77 MB; 1,024 GPUs 3.52 s, 143 MB; 2,048 GPUs 9.60 s, 276 MB
-//   dgx-a100-hdr (8 rings): 256 GPUs 1.97 s, 43 MB; 512 GPUs 4.12 s, 75 MB; 1,024 GPUs 14.7 s, 187 MB
-//   and folded onto 2 nodes (16 GPUs, 8 rings), whatever the node count: 0.18-0.20 s, 37 MB.
+// Measured on the development machine (docs/hardening.md, "Limits"), 2026-12-02, with collective
+// parts in reused actors and tcmalloc: `dasim run` of ResNet-50, sgd, 25 MiB buckets (4 allreduces
+// per iteration), ring, 8 + 4 iterations, every node simulated (collective.fold false), release
+// build:
+//   flat-100gbe-64 (1 ring): 512 GPUs 0.84 s, 87 MB; 1,024 GPUs 2.18 s, 157 MB; 2,048 GPUs 6.12 s, 293 MB
+//   dgx-a100-hdr (8 rings): 256 GPUs 1.15 s, 51 MB; 512 GPUs 3.49 s, 86 MB; 1,024 GPUs 8.25 s, 201 MB
+//   and folded onto 2 nodes (16 GPUs, 8 rings), whatever the node count: 0.15 s, 41 MB.
 // Memory: ~35 MB fixed (SimGrid, calibration, workload) + ~135 KB per simulated GPU. Time: a
-// start-up of ~0.15 s (the process and its simulation child), then per iteration 69 us per GPU
-// and allreduce at 1,024 GPUs on one ring, growing as GPUs^0.4 (each completion re-solves a
-// sharing system that grows with the flows) and as rings^0.62 (8 rings cost 3.6x one). Every
+// start-up of ~0.15 s (the process and its simulation child), then per iteration 41 us per GPU
+// and allreduce at 1,024 GPUs on one ring, growing as GPUs^0.55 (each completion re-solves a
+// sharing system that grows with the flows) and as rings^0.67 (8 rings cost 4x one). Every
 // measurement above is within 2x of its estimate (tests/scenario/limits_test.cpp).
 constexpr double kFixedMemoryBytes = 35e6;
 constexpr double kMemoryPerGpuBytes = 135e3;
 constexpr double kStartupSeconds = 0.15;
-constexpr double kSecondsPerGpuAllreduceAt1024 = 69e-6;
-constexpr double kGpuExponent = 0.4;
-constexpr double kRingExponent = 0.62;
+constexpr double kSecondsPerGpuAllreduceAt1024 = 41e-6;
+constexpr double kGpuExponent = 0.55;
+constexpr double kRingExponent = 0.67;
 
 constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
 

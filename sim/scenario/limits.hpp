@@ -30,8 +30,8 @@ struct CostEstimate {
 };
 
 // `gradient_buckets`: allreduces per iteration (the sgd bucket plan; 1 for a whole-model
-// allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs^1.4 x
-// allreduces x rings^0.62, the memory with GPUs (the GPUs simulated: two nodes' for a folded run).
+// allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs^1.55 x
+// allreduces x rings^0.67, the memory with GPUs (the GPUs simulated: two nodes' for a folded run).
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings = 1);
 
 // Estimated wall time of simulating one configuration, warm-up included (estimate_cost of the GPUs

@@ -56,9 +56,9 @@ std::string node_list(int first, int last) {
 
 const std::string kSgd = R"({"type": "sgd"})";
 
-// Measured (docs/hardening.md, "Limits", 2026-12-02): ResNet-50, sgd, 25 MiB buckets = 4
-// allreduces, ring, 12 iterations, every node simulated but the first row (folded: 2 nodes of 8).
-// The estimate of each is within 2x (issue 19's bound): wall = start-up + 12 iterations.
+// Measured (docs/hardening.md, "Limits", 2026-12-02, parts in reused actors, tcmalloc): ResNet-50, sgd, 25
+// MiB buckets = 4 allreduces, ring, 12 iterations, every node simulated but the first row (folded: 2 nodes of
+// 8). The estimate of each is within 2x (issue 19's bound): wall = start-up + 12 iterations.
 TEST(Limits, EstimateIsWithinTwiceTheMeasurements) {
   struct Measured {
     int64_t gpus;
@@ -66,8 +66,8 @@ TEST(Limits, EstimateIsWithinTwiceTheMeasurements) {
     double wall_s, peak_rss_bytes;
   };
   const Measured measured[] = {
-      {16, 8, 0.19, 37e6},    {256, 8, 1.97, 43.1e6},   {512, 8, 4.12, 75.2e6},   {1024, 8, 14.74, 186.5e6},
-      {512, 1, 1.52, 76.8e6}, {1024, 1, 3.52, 142.9e6}, {2048, 1, 9.60, 275.8e6},
+      {16, 8, 0.15, 41.2e6},  {256, 8, 1.15, 50.9e6},   {512, 8, 3.49, 85.5e6},   {1024, 8, 8.25, 201.2e6},
+      {512, 1, 0.84, 86.7e6}, {1024, 1, 2.18, 157.4e6}, {2048, 1, 6.12, 293.1e6},
   };
   for (const auto& m : measured) {
     const auto e = estimate_cost(m.gpus, 4, m.rings);
