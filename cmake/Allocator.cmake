@@ -3,7 +3,7 @@
 # A simulation allocates and frees small objects at a high rate: SimGrid's activities, actors and
 # their 32 KiB stacks, solver elements, our flows' closures. With glibc's allocator, malloc, free
 # and their page faults were about a fifth of the paper study's profile (perf, VGG-16 sync SGD on
-# 128 DGX-1 nodes); tcmalloc's per-thread caches cut that configuration from 9.3-10.1 s to
+# 128 DGX-1 nodes); tcmalloc's per-thread caches cut that configuration from 9.3-10.4 s to
 # 7.9-8.0 s with byte-identical results (docs/performance.md). Optional: without
 # libgoogle-perftools-dev (scripts/setup.sh installs it) the programs link glibc's malloc, and the
 # sanitizer and fuzz builds always do, as ASan replaces the allocator itself.
