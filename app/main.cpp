@@ -3,19 +3,9 @@
 #include "cli_main.hpp"
 #include "commands.hpp"
 
-#include <malloc.h>
-
 #include <string>
 
 int main(int argc, char** argv) {
-  // Built without tcmalloc (cmake/Allocator.cmake), glibc's malloc hands memory back to the system
-  // whenever the top of the heap is free and takes it back on the next allocation: with actors'
-  // stacks and flows allocated and freed by the hundred thousand, the cross-datacenter study spent
-  // 91 of its 290 CPU-seconds in the kernel (150 s wall; 58 s with these settings). Keep freed
-  // memory instead; tcmalloc ignores mallopt.
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  mallopt(M_TOP_PAD, 64 << 20);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
   CLI::App app{
       "dasim: discrete-event simulator of distributed deep-learning training (SGD, local SGD, DaSGD, "
       "DiLoCo)"};
