@@ -1,8 +1,8 @@
-// `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F] [--optimizer
-// O]
-// [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format table|json]`: per-layer table,
-// totals and the DDP bucket plan of a workload; with a calibration, its predicted step on one device.
-// `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params FILE] [--precision P]
+// `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
+// [--memory-format M] [--optimizer O] [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format
+// table|json]`: per-layer table, totals and the DDP bucket plan of a workload; with a calibration, its
+// predicted step on one device. `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params
+// FILE] [--precision P]
 // [--name NAME]`: a workload file with the measured layer times of a torch.profiler trace.
 #include "calibration/calibration.hpp"
 #include "commands.hpp"
@@ -76,6 +76,7 @@ void add_workload_command(CLI::App& app) {
     std::string precision;
     std::string grad_precision;
     std::string fusion = "none";
+    std::string memory_format = "channels_last";
     std::string optimizer;
     std::string calibration;
     int sequence_length = 0;
@@ -97,6 +98,9 @@ void add_workload_command(CLI::App& app) {
                    "Gradient type a DDP communication hook sends: fp32, fp16 or bf16");
   show->add_option("--fusion", o->fusion, "none or bn_relu (BatchNorm + ReLU as one kernel)")
       ->capture_default_str();
+  show->add_option("--memory-format", o->memory_format,
+                   "channels_last or nchw (tensor-core convolutions transpose NCHW tensors)")
+      ->capture_default_str();
   show->add_option("--optimizer", o->optimizer, "sgd_momentum, adam or lamb (whose update is charged)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
@@ -115,6 +119,7 @@ void add_workload_command(CLI::App& app) {
     if (!o->grad_precision.empty())
       options.grad_precision = workload::parse_precision(o->grad_precision, "--grad-precision");
     options.fusion = workload::parse_fusion(o->fusion);
+    options.memory_format = workload::parse_memory_format(o->memory_format);
     if (!o->optimizer.empty()) options.optimizer = workload::parse_optimizer(o->optimizer);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = [&] {

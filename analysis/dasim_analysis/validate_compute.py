@@ -23,6 +23,10 @@ TARGET_TEXT = "every case within 20%, median |error| <= 10% (issue 16)"
 
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
+# memory_format: the activations' layout where the source states it and it matters (convolutions on
+# tensor cores); absent, channels_last (no layout transposes).
+OPTIONAL_KEYS = frozenset({"memory_format"})
+MEMORY_FORMATS = {"channels_last", "nchw"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
 # dasim's built-in workloads -> whether they take a sequence length (--seq-len).
@@ -44,7 +48,8 @@ MEDIAN_TARGET = MEDIAN_TARGET_PCT  # the suite's name for it
 
 
 def load_case(path):
-    case = read_case(path, CASE_KEYS)
+    case = read_case(path, CASE_KEYS, OPTIONAL_KEYS)
+    case.setdefault("memory_format", "channels_last")
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
@@ -62,6 +67,8 @@ def load_case(path):
            "expected a positive integer")
     expect(case["precision"] in PRECISIONS, f"{path}: precision", f"expected one of {', '.join(sorted(PRECISIONS))}")
     expect(case["fusion"] in FUSIONS, f"{path}: fusion", f"expected one of {', '.join(sorted(FUSIONS))}")
+    expect(case["memory_format"] in MEMORY_FORMATS, f"{path}: memory_format",
+           f"expected one of {', '.join(sorted(MEMORY_FORMATS))}")
     expect(case["optimizer"] in OPTIMIZERS, f"{path}: optimizer",
            f"expected one of {', '.join(sorted(OPTIMIZERS))}")
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
@@ -84,7 +91,7 @@ def load_cases(directory):
 def command_for(dasim, case):
     command = [dasim, "workload", "show", case["workload"], "--batch", str(case["batch_per_gpu"]),
                "--precision", case["precision"], "--calibration", case["calibration_path"],
-               "--fusion", case["fusion"], "--optimizer", case["optimizer"]]
+               "--fusion", case["fusion"], "--memory-format", case["memory_format"], "--optimizer", case["optimizer"]]
     if case["seq_len"] is not None:
         command += ["--seq-len", str(case["seq_len"])]
     return command + ["--format", "json"]
@@ -120,7 +127,7 @@ def compare(case, step, disagreements):
     within = abs(error) <= CASE_TARGET_PCT
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
-            "fusion": case["fusion"], "optimizer": case["optimizer"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "fusion": case["fusion"], "memory_format": case["memory_format"], "optimizer": case["optimizer"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
             "verdict": verdict(within, case["id"] in disagreements), "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
@@ -128,7 +135,7 @@ def compare(case, step, disagreements):
             "source": case["source"]}
 
 
-COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "optimizer", "batch", "published", "predicted",
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "batch", "published", "predicted",
            "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
 
 

@@ -60,8 +60,9 @@ def expect(condition, path, what):
         fail(f"{path}: {what}")
 
 
-def read_case(path, keys):
-    """The case object of `path`, refused (one line, exit 2) unless it has exactly `keys`."""
+def read_case(path, keys, optional=frozenset()):
+    """The case object of `path`, refused (one line, exit 2) unless it has every one of `keys` and
+    nothing else but `optional` ones."""
     try:
         with open(path) as f:
             case = json.load(f)
@@ -70,7 +71,7 @@ def read_case(path, keys):
     except json.JSONDecodeError as error:
         fail(f"{path}: not JSON ({error.msg} at line {error.lineno})")
     expect(isinstance(case, dict), path, "expected an object")
-    missing, unknown = keys - case.keys(), case.keys() - keys
+    missing, unknown = keys - case.keys(), case.keys() - keys - optional
     expect(not missing, path, f"missing keys {', '.join(sorted(missing))}")
     expect(not unknown, path, f"unknown keys {', '.join(sorted(unknown))}")
     return case

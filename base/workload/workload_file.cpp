@@ -207,6 +207,7 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
   if (options.grad_precision) w.grad_precision = options.grad_precision;
   if (options.optimizer) w.optimizer = *options.optimizer;
   apply_fusion(w, options.fusion);
+  apply_memory_format(w, options.memory_format);
   return w;
 }
 

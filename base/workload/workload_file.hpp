@@ -10,6 +10,7 @@
 #pragma once
 
 #include "workload/fusion.hpp"
+#include "workload/memory_format.hpp"
 #include "workload/workload.hpp"
 
 #include "common/errors.hpp"
@@ -26,7 +27,8 @@ struct WorkloadOptions {
   std::optional<int> sequence_length;       // built-in transformers only
   std::optional<Precision> grad_precision;  // a communication hook's gradient type (fp32|fp16|bf16)
   Fusion fusion = Fusion::none;
-  std::optional<Optimizer> optimizer;  // overrides the file's (default sgd_momentum)
+  MemoryFormat memory_format = MemoryFormat::channels_last;  // nchw: tensor-core convs transpose
+  std::optional<Optimizer> optimizer;                        // overrides the file's (default sgd_momentum)
 };
 
 // A sequence length the workload cannot take (an image model, a file, a built-in's position

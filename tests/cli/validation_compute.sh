@@ -63,15 +63,15 @@ verdict() {  # FACTOR EXPECTED_STATUS EXPECTED_SUMMARY: the stand-in answers pub
 }
 edit "pass"
 verdict 1.19 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --optimizer sgd_momentum --format json" ]] ||
+[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --memory-format nchw --optimizer sgd_momentum --format json" ]] ||
   fail "dasim called as: $(tail -1 "$WORK/fake.log")"
 verdict 0.79 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"
 echo '{"case": "the cause"}' >"$WORK/cases/known-disagreements.json"
 verdict 0.79 0 "1 cases: 0 within target, 1 known disagreements, 0 to look at"
 verdict 1.1 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  # listed but now within: stale
-edit "c['workload']='bert-large'; c['seq_len']=384"
+edit "c['workload']='bert-large'; c['seq_len']=384; del c['memory_format']"  # optional: channels_last
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
+[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --memory-format channels_last --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
@@ -79,6 +79,8 @@ edit "c['precision']='fp8'"
 bad "precision: expected one of amp, amp_bf16, bf16, fp16, fp32, tf32"
 edit "c['fusion']='xla'"
 bad "fusion: expected one of bn_relu, none"
+edit "c['memory_format']='nhwc'"
+bad "memory_format: expected one of channels_last, nchw"
 edit "c['optimizer']='adagrad'"
 bad "optimizer: expected one of adam, lamb, sgd_momentum"
 edit "c['workload']='resnet101'"
