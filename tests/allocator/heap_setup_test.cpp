@@ -14,6 +14,8 @@
 
 namespace {
 
+#if DASIM_TCMALLOC  // the helpers only the tcmalloc build uses
+
 // The VmFlags of the mapping that holds `address`, or "" when no mapping does.
 std::string vm_flags_of(const void* address) {
   const auto target = reinterpret_cast<std::uintptr_t>(address);
@@ -37,8 +39,6 @@ std::string vm_flags_of(const void* address) {
 bool kernel_has_transparent_huge_pages() {
   return std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled");
 }
-
-#if DASIM_TCMALLOC
 
 TEST(HeapSetup, ALargeAllocationLiesInHugePageAdvisedMemory) {
   if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "this kernel has no transparent huge pages";
