@@ -1,9 +1,10 @@
 // `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
-// [--memory-format M] [--optimizer O] [--seq-len N] [--bucket-cap SIZE] [--calibration FILE] [--format
-// table|json]`: per-layer table, totals and the DDP bucket plan of a workload; with a calibration, its
-// predicted step on one device. `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params
-// FILE] [--precision P]
-// [--name NAME]`: a workload file with the measured layer times of a torch.profiler trace.
+//   [--memory-format M] [--optimizer O] [--seq-len N] [--bucket-cap SIZE] [--calibration FILE]
+//   [--format table|json]`: per-layer table, totals and the DDP bucket plan of a workload; with a
+//   calibration, its predicted step on one device.
+// `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params FILE]
+//   [--precision P] [--name NAME]`: a workload file with the measured layer times of a
+//   torch.profiler trace.
 #include "calibration/calibration.hpp"
 #include "commands.hpp"
 #include "common/atomic_file.hpp"

@@ -3,6 +3,8 @@
 // An entry may be an alias: it parses but is never printed or listed (old spellings kept working).
 #pragma once
 
+#include "common/errors.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -46,5 +48,15 @@ struct EnumNames {
   // "a, b, c" for "expected one of a, b, c".
   std::string listed() const { return fmt::format("{}", fmt::join(names(), ", ")); }
 };
+
+// `text` as a value of `names`, or an InputError "expected one of a, b, got "x"": at `file`:
+// `json_path` where a file gave it, or at the command-line `flag` when `file` is empty.
+template <class E, size_t N>
+E parse_named(const EnumNames<E, N>& names, const std::string& text, const std::string& flag,
+              const std::string& file, const std::string& json_path) {
+  if (auto value = names.parse(text)) return *value;
+  throw InputError(file.empty() ? flag : file, json_path,
+                   "expected one of " + names.listed() + ", got \"" + text + "\"");
+}
 
 }  // namespace dasim

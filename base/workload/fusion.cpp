@@ -1,8 +1,6 @@
 // Merging of norm + activation layers (see fusion.hpp).
 #include "workload/fusion.hpp"
 
-#include "common/errors.hpp"
-
 namespace dasim::workload {
 
 namespace {
@@ -36,9 +34,7 @@ std::string to_string(Fusion fusion) {
 }
 
 Fusion parse_fusion(const std::string& text, const std::string& file, const std::string& json_path) {
-  if (auto fusion = kFusionNames.parse(text)) return *fusion;
-  throw InputError(file.empty() ? "--fusion" : file, json_path,
-                   "expected one of " + kFusionNames.listed() + ", got \"" + text + "\"");
+  return parse_named(kFusionNames, text, "--fusion", file, json_path);
 }
 
 }  // namespace dasim::workload

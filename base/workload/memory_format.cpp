@@ -1,8 +1,6 @@
 // Layout transposes of NCHW convolutions on tensor cores (see memory_format.hpp).
 #include "workload/memory_format.hpp"
 
-#include "common/errors.hpp"
-
 namespace dasim::workload {
 
 bool convolutions_use_tensor_cores(Precision precision) {
@@ -19,11 +17,10 @@ void apply_memory_format(Workload& workload, MemoryFormat format) {
     // (layer_builder.hpp), so each transpose pass over both streams twice that.
     const double tensors_bytes = layer.activation_bytes;
     const bool data_gradient = layer.backward_flops > layer.forward_flops;
-    std::string name = layer.name;
     layers.push_back(std::move(layer));
     if (!transposes) continue;
     Layer layout;
-    layout.name = name + ".layout";
+    layout.name = layers.back().name + ".layout";
     layout.kind = LayerKind::elementwise;
     layout.activation_bytes = 2 * tensors_bytes;
     layout.backward_activation_bytes = (data_gradient ? 4 : 2) * tensors_bytes;
@@ -38,9 +35,7 @@ std::string to_string(MemoryFormat format) {
 
 MemoryFormat parse_memory_format(const std::string& text, const std::string& file,
                                  const std::string& json_path) {
-  if (auto format = kMemoryFormatNames.parse(text)) return *format;
-  throw InputError(file.empty() ? "--memory-format" : file, json_path,
-                   "expected one of " + kMemoryFormatNames.listed() + ", got \"" + text + "\"");
+  return parse_named(kMemoryFormatNames, text, "--memory-format", file, json_path);
 }
 
 }  // namespace dasim::workload

@@ -1,8 +1,6 @@
 // Optimizer update traffic (see optimizer.hpp).
 #include "workload/optimizer.hpp"
 
-#include "common/errors.hpp"
-
 namespace dasim::workload {
 
 int update_streams(Optimizer optimizer) {
@@ -30,9 +28,7 @@ std::string to_string(Optimizer optimizer) {
 }
 
 Optimizer parse_optimizer(const std::string& text, const std::string& file, const std::string& json_path) {
-  if (auto optimizer = kOptimizerNames.parse(text)) return *optimizer;
-  throw InputError(file.empty() ? "--optimizer" : file, json_path,
-                   "expected one of " + kOptimizerNames.listed() + ", got \"" + text + "\"");
+  return parse_named(kOptimizerNames, text, "--optimizer", file, json_path);
 }
 
 }  // namespace dasim::workload

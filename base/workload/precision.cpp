@@ -1,8 +1,6 @@
 // Precision modes and their element sizes (see precision.hpp).
 #include "workload/precision.hpp"
 
-#include "common/errors.hpp"
-
 namespace dasim::workload {
 
 namespace {
@@ -54,9 +52,7 @@ std::string to_string(Precision precision) {
 }
 
 Precision parse_precision(const std::string& text, const std::string& file, const std::string& json_path) {
-  if (auto precision = kPrecisionNames.parse(text)) return *precision;
-  throw InputError(file.empty() ? "--precision" : file, json_path,
-                   "expected one of " + kPrecisionNames.listed() + ", got \"" + text + "\"");
+  return parse_named(kPrecisionNames, text, "--precision", file, json_path);
 }
 
 }  // namespace dasim::workload

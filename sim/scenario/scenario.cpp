@@ -313,10 +313,8 @@ Scenario load_scenario(const std::string& file) {
     workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
     sc.fusion = *fusion;
   }
-  if (auto format = top.optional_string("memory_format")) {
+  if (auto format = top.optional_string("memory_format"))
     workload_options.memory_format = workload::parse_memory_format(*format, file, "memory_format");
-    sc.memory_format = *format;
-  }
   std::optional<std::string> calibration_override;
   if (auto c = top.optional_string("calibration")) {
     calibration_override = resolve(file, *c);

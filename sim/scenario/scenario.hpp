@@ -44,7 +44,6 @@ struct Scenario {
   std::vector<int> batches{32};
   std::vector<std::string> precisions{"fp32"};  // workload precision modes (workload/precision.hpp)
   std::string fusion = "none";                  // workload/fusion.hpp
-  std::string memory_format = "channels_last";  // workload/memory_format.hpp
   // What speedup and efficiency are relative to: the same schedule on this many GPUs (1, or whole
   // nodes of every platform), or on one node of each platform (baseline_one_node).
   int baseline_gpus = 1;
