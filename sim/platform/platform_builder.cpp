@@ -236,4 +236,13 @@ BuiltPlatform node_range(const BuiltPlatform& whole, int first_node, int count) 
   return part;
 }
 
+BuiltPlatform gpu_stride(const BuiltPlatform& whole, int first_gpu, int stride) {
+  BuiltPlatform part;
+  part.gpus_per_node = 1;
+  for (size_t g = size_t(first_gpu); g < whole.gpus.size(); g += size_t(stride))
+    part.gpus.push_back(whole.gpus[g]);
+  part.nodes = static_cast<int>(part.gpus.size());
+  return part;
+}
+
 }  // namespace dasim::platform

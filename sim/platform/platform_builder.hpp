@@ -35,6 +35,10 @@ BuiltPlatform build_platform(const PlatformSpec& spec);
 // Nodes [first_node, first_node + count) of `whole`, ranks renumbered from 0 (an island).
 BuiltPlatform node_range(const BuiltPlatform& whole, int first_node, int count);
 
+// GPUs first_gpu, first_gpu + stride, ... of `whole` (GPU r of every island of `stride` GPUs), each
+// a node of one GPU, ranks renumbered from 0.
+BuiltPlatform gpu_stride(const BuiltPlatform& whole, int first_gpu, int stride);
+
 std::string gpu_host_name(int node, int gpu);
 
 }  // namespace dasim::platform

@@ -10,29 +10,34 @@
 
 namespace dasim::platform {
 
+PlatformSpec gpu_peers(const PlatformSpec& spec, int nodes, int gpu) {
+  PlatformSpec peers = spec;
+  peers.nodes = nodes;
+  peers.gpus_per_node = 1;
+  peers.nvlink.reset();
+  peers.nvswitch.reset();
+  NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, gpu))];
+  nic.gpus = {0};
+  peers.nics = {nic};
+  if (peers.pcie) {
+    // Keep the GPU's switch (and the NIC's, if elsewhere) so the GPU-to-NIC path is unchanged.
+    std::vector<PcieSwitchSpec> kept;
+    for (auto sw : spec.pcie->switches) {
+      const bool has_gpu = std::find(sw.gpus.begin(), sw.gpus.end(), gpu) != sw.gpus.end();
+      if (!has_gpu && sw.name != nic.pcie_switch) continue;
+      sw.gpus = has_gpu ? std::vector<int>{0} : std::vector<int>{};
+      kept.push_back(sw);
+    }
+    peers.pcie->switches = kept;
+  }
+  return peers;
+}
+
 PlatformSpec single_gpu(const PlatformSpec& spec) {
-  PlatformSpec one = spec;
-  one.nodes = 1;
-  one.gpus_per_node = 1;
-  one.nvlink.reset();
-  one.nvswitch.reset();
+  PlatformSpec one = gpu_peers(spec, 1, 0);
   // An explicit torus shape describes the full cluster; the baseline's one node is a 1-torus.
   if (!one.fabric.torus_dimensions.empty()) one.fabric.torus_dimensions = {1};
   one.sites.count = 1;  // one GPU is in one site
-  NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, 0))];
-  nic.gpus = {0};
-  one.nics = {nic};
-  if (one.pcie) {
-    // Keep GPU 0's switch (and the NIC's, if elsewhere) so the GPU-to-NIC path is unchanged.
-    std::vector<PcieSwitchSpec> kept;
-    for (auto sw : spec.pcie->switches) {
-      bool has_gpu0 = std::find(sw.gpus.begin(), sw.gpus.end(), 0) != sw.gpus.end();
-      if (!has_gpu0 && sw.name != nic.pcie_switch) continue;
-      sw.gpus = has_gpu0 ? std::vector<int>{0} : std::vector<int>{};
-      kept.push_back(sw);
-    }
-    one.pcie->switches = kept;
-  }
   validate_platform(one);
   return one;
 }

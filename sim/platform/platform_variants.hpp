@@ -12,6 +12,12 @@ namespace dasim::platform {
 // The same GPU type alone: one node, one GPU, no intra-node links, its NIC kept.
 PlatformSpec single_gpu(const PlatformSpec& spec);
 
+// GPU `gpu` of each of `nodes` nodes, as a communicator over them sees its platform: one GPU per
+// node with that GPU's NIC and PCIe path, no links inside a node. What NCCL's tuner and the ring
+// order read for the peers of sharded islands (GPU r of every island); not validated nor built
+// (its fabric and sites still describe the whole platform, whose routes the peers use).
+PlatformSpec gpu_peers(const PlatformSpec& spec, int nodes, int gpu);
+
 // Parameters a sweep may set, with the unit their values are read in:
 //   inter_node_bandwidth (every NIC and the fabric rail), nic_bandwidth, fabric_bandwidth,
 //   nvlink_bandwidth, nvswitch_bandwidth, pcie_bandwidth (GPU links and switch uplinks):

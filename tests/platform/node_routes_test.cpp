@@ -1,6 +1,7 @@
 // Intra-node routes as pure functions of the spec (no SimGrid), checked on the DGX-1 preset.
 #include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
+#include "platform/platform_variants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +41,31 @@ TEST(NodeRoutes, GpuToNicCrossesOnlyItsPcieSwitch) {
   // Achieved rates: PCIe Gen3 x16 15.75e9 x 0.76 = 11.97e9 just below EDR's 12.5e9 x 0.96 = 12e9.
   EXPECT_DOUBLE_EQ(figures.bandwidth_Bps, 15.75e9 * 0.76);
   EXPECT_NEAR(figures.latency_s, 0.5e-6 + 0.6e-6, 1e-15);  // PCIe hop + EDR preset
+}
+
+}  // namespace
+
+namespace {
+
+using namespace dasim::platform;
+
+// The peers of sharded islands (GPU r of every island) see one GPU per node with GPU r's own NIC
+// and PCIe path: on the DGX-1, GPU 5 sits under plx2 with mlx5_2 (platforms/dgx1-v100-edr.json).
+TEST(GpuPeers, KeepTheGpusOwnNicAndPciePathAndNothingInsideTheNode) {
+  const auto whole = load_platform(std::string(DASIM_SOURCE_DIR) + "/platforms/dgx1-v100-edr.json", 4);
+  const auto peers = gpu_peers(whole, 4, 5);
+  EXPECT_EQ(peers.nodes, 4);
+  EXPECT_EQ(peers.gpus_per_node, 1);
+  EXPECT_FALSE(peers.nvlink.has_value());
+  ASSERT_EQ(peers.nics.size(), 1u);
+  EXPECT_EQ(peers.nics[0].name, "mlx5_2");
+  EXPECT_EQ(peers.nics[0].gpus, std::vector<int>{0});
+  const auto route = gpu_to_nic_route(peers, 0);
+  ASSERT_EQ(route.size(), 2u);
+  EXPECT_EQ(route[1].name, "nic-mlx5_2");
+  const auto original = route_figures(whole, gpu_to_nic_route(whole, 5));
+  EXPECT_DOUBLE_EQ(route_figures(peers, route).bandwidth_Bps, original.bandwidth_Bps);
+  EXPECT_DOUBLE_EQ(route_figures(peers, route).latency_s, original.latency_s);
 }
 
 }  // namespace
