@@ -1,9 +1,12 @@
 #include "schedules/schedule_spec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace dasim::schedules {
 
@@ -35,7 +38,8 @@ std::string bits_suffix(const ScheduleSpec& spec) {
                ? fmt::format(",top_k={:g}", spec.top_k.density)
                : fmt::format(",top_k={:g}/{}", spec.top_k.density, spec.top_k.index_bits);
   if (has_islands(spec))
-    out += fmt::format(",island={}{}", spec.island_gpus, spec.bucket_view ? ",bucket_view" : "");
+    out += fmt::format(",island={}{}{}", spec.island_gpus, spec.bucket_view ? ",bucket_view" : "",
+                       has_sharded_steps(spec) ? ",fsdp" : "");
   return out;
 }
 
@@ -43,9 +47,13 @@ std::string bits_suffix(const ScheduleSpec& spec) {
 
 std::string describe(const ScheduleSpec& spec) {
   switch (spec.kind) {
-    case ScheduleKind::sgd:
-      if (spec.bucket_view) return spec.overlap ? "sgd(bucket_view)" : "sgd(no overlap,bucket_view)";
-      return spec.overlap ? "sgd" : "sgd(no overlap)";
+    case ScheduleKind::sgd: {
+      std::vector<std::string> options;
+      if (!spec.overlap) options.push_back("no overlap");
+      if (spec.bucket_view) options.push_back("bucket_view");
+      if (has_sharded_steps(spec)) options.push_back("fsdp");
+      return options.empty() ? "sgd" : fmt::format("sgd({})", fmt::join(options, ","));
+    }
     case ScheduleKind::local_sgd:
       return fmt::format("local_sgd(tau={}{})", spec.tau, bits_suffix(spec));
     case ScheduleKind::dasgd:

@@ -72,6 +72,20 @@ struct TopK {
 // binary: 7 entries, not 8); the simulator and both trainers count with this.
 double top_k_entries(double density, double n);
 
+// How synchronous data parallelism keeps its replicas (sgd over all GPUs, a periodic schedule's
+// steps inside its islands):
+//   ddp   every GPU holds the whole model; each gradient bucket is allreduced (PyTorch DDP)
+//   fsdp  every GPU holds 1/g of the weights, gradients and optimizer state (g: the group's GPUs);
+//         each unit (a bucket's layers) is all-gathered before its forward and again before its
+//         backward, its gradients reduce-scattered after it (PyTorch FSDP, FULL_SHARD); between
+//         islands GPU r averages its shard with GPU r of every other island (HSDP)
+enum class DataParallel { ddp, fsdp };
+
+inline constexpr EnumNames<DataParallel, 2> kDataParallelNames{{{
+    {DataParallel::ddp, "ddp"},
+    {DataParallel::fsdp, "fsdp"},
+}}};
+
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::sgd;
   int tau = 1;    // steps between averagings (local_sgd, dasgd; H for the DiLoCo family); 1 for sgd
@@ -97,10 +111,16 @@ struct ScheduleSpec {
   // over the island, as sgd) every step inside it, the schedule's averaging between islands.
   // 1: every GPU is its own worker. Not for sgd.
   int island_gpus = 1;
+  DataParallel data_parallel = DataParallel::ddp;  // sgd, and the steps inside islands
 };
 
 inline bool has_islands(const ScheduleSpec& s) {
   return s.kind != ScheduleKind::sgd && s.island_gpus > 1;
+}
+
+// Whether the synchronous steps shard the model (fsdp): sgd's, or those inside islands.
+inline bool has_sharded_steps(const ScheduleSpec& s) {
+  return s.data_parallel == DataParallel::fsdp && (s.kind == ScheduleKind::sgd || has_islands(s));
 }
 
 inline bool has_top_k(const ScheduleSpec& s) {
@@ -115,7 +135,8 @@ std::string to_string(ScheduleKind kind);
 // "sgd", "local_sgd(tau=4)", "dasgd(tau=4,d=1)", "diloco(H=100,nesterov lr=0.7 mu=0.9)",
 // "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when quantized,
 // ",top_k=0.01" (",top_k=0.01/16" with 16-bit indices) when sparsified,
-// ",island=8" with islands; "sgd(bucket_view)" / ",bucket_view" when the buckets are the gradients
+// ",island=8" with islands; "sgd(bucket_view)" / ",bucket_view" when the buckets are the gradients,
+// "sgd(fsdp)" / ",fsdp" when the synchronous steps shard the model
 std::string describe(const ScheduleSpec& spec);
 
 }  // namespace dasim::schedules

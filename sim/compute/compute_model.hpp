@@ -61,8 +61,9 @@ class ComputeModel {
   // multi-tensor kernels). Mixed precision (amp) adds the per-step cast of the fp32 weights to the
   // compute type (read 4 + write 2 bytes per parameter) and GradScaler's unscale and inf check of
   // the fp32 gradients (read 4 + write 4), each one more launch. A workload with a profiled
-  // update_time_s gets that instead.
-  double update_time_s(const workload::Workload& workload) const;
+  // update_time_s gets that instead. With the model sharded over `shards` GPUs (fsdp) each
+  // updates its 1/shards of the parameters: the bytes divide, the launches do not.
+  double update_time_s(const workload::Workload& workload, int shards = 1) const;
   // What the GPU waits for its input: batch x input_per_sample_s beyond the step's own compute
   // (the loader works while the GPU computes).
   double input_wait_s(int batch, double step_compute_s) const;

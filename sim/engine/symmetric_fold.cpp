@@ -29,6 +29,7 @@ std::vector<collectives::CollectiveCall> planned_collectives(const schedules::Sc
 
 std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan& plan) {
   if (schedules::has_islands(config.schedule)) return "islands";
+  if (schedules::has_sharded_steps(config.schedule)) return "fsdp";
   if (!config.slowdown_by_rank.empty()) return "stragglers";
   if (config.jitter_stddev > 0) return "jitter";
   return collectives::why_not_symmetric(config.platform, config.collective,
@@ -40,10 +41,14 @@ std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan
 workers::StepPlan plan_training_step(const TrainingConfig& config, int ranks) {
   const compute::ComputeModel model(config.calibration, config.precision);
   const double memory_Bps = config.calibration.fitted.memory_bandwidth_Bps;
-  auto plan = workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
-                                 config.schedule.bucket_cap_bytes);
   const int island_gpus =
       schedules::has_islands(config.schedule) ? std::min(config.schedule.island_gpus, ranks) : 1;
+  // fsdp shards the model over the GPUs that step together: all of them for sgd, an island's.
+  const int shards = !schedules::has_sharded_steps(config.schedule)         ? 1
+                     : config.schedule.kind == schedules::ScheduleKind::sgd ? ranks
+                                                                            : island_gpus;
+  auto plan = workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
+                                 config.schedule.bucket_cap_bytes, shards);
   workers::plan_averaging(plan, config.workload, config.schedule, memory_Bps, ranks, island_gpus);
   return plan;
 }

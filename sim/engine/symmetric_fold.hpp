@@ -2,7 +2,7 @@
 // its nodes, which stand for all of them.
 //
 // Why it is exact. On one node type with a fabric whose every node pair is reached alike (a star,
-// or a fat tree without oversubscription), with no stragglers, jitter or islands, and with every
+// or a fat tree without oversubscription), with no stragglers, jitter, islands or fsdp, and with every
 // collective on coarse rings (NCCL's rings, or the hierarchical algorithm's rings inside nodes and
 // across them; trees below), each rank computes the same steps and each node's links carry the same
 // flows: per ring one flow into the node and one out over its NIC, and the same flows between its

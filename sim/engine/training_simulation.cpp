@@ -4,6 +4,7 @@
 
 #include "collectives/communicator.hpp"
 #include "platform/platform_builder.hpp"
+#include "platform/platform_variants.hpp"
 #include "runtime/simulation.hpp"
 #include "schedules/periods.hpp"
 #include "workers/worker.hpp"
@@ -50,6 +51,14 @@ TrainingResult simulate_training(const TrainingConfig& config) {
           island_spec, platform::node_range(sim.platform(), first, island_nodes), config.collective,
           mailbox_slots));
   }
+  // Sharded islands (fsdp inside, as HSDP): GPU r of every island holds the same shard, and those
+  // GPUs average it among themselves, one communicator per GPU index.
+  std::vector<std::unique_ptr<collectives::Communicator>> peers;
+  if (island_gpus > 1 && schedules::has_sharded_steps(config.schedule))
+    for (int r = 0; r < island_gpus; ++r)
+      peers.push_back(std::make_unique<collectives::Communicator>(
+          platform::gpu_peers(config.platform, p / island_gpus, r % config.platform.gpus_per_node),
+          platform::gpu_stride(sim.platform(), r, island_gpus), config.collective, mailbox_slots));
   std::vector<workers::WorkerRecord> records(static_cast<size_t>(p));
   std::vector<std::unique_ptr<workers::Worker>> workers;
   for (int rank = 0; rank < p; ++rank) {
@@ -61,11 +70,13 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     setup.jitter_stddev = config.jitter_stddev;
     setup.seed = config.seed;
     setup.island_rank = rank % island_gpus;
+    setup.island = rank / island_gpus;
     setup.interference = config.calibration.fitted.compute_slowdown_under_collective;
     records[size_t(rank)].trace = rank < config.trace_ranks;
     workers.push_back(std::make_unique<workers::Worker>(
         setup, plan, config.schedule, comm, records[size_t(rank)],
-        islands.empty() ? nullptr : islands[size_t(rank / island_gpus)].get()));
+        islands.empty() ? nullptr : islands[size_t(rank / island_gpus)].get(),
+        peers.empty() ? nullptr : peers[size_t(rank % island_gpus)].get()));
     auto* worker = workers.back().get();
     sg4::Actor::create(fmt::format("worker{}", rank), sim.platform().gpus[size_t(rank)],
                        [worker] { (*worker)(); });
@@ -114,6 +125,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     };
     add(comm.choices_made());
     for (const auto& island : islands) add(island->choices_made());
+    for (const auto& group : peers) add(group->choices_made());
     result.algorithms_used = fmt::format("{}", fmt::join(all, "+"));
   }
   for (size_t rank = 0; rank < records.size(); ++rank)

@@ -46,12 +46,13 @@ size_t sgd_buckets(const Scenario& sc, size_t workload, double cap_bytes) {
 }
 
 // Allreduces per iteration of a configuration: the bucket plan for sgd and inside islands, one
-// whole-model allreduce (at most) for the periodic schedules.
+// whole-model allreduce (at most) for the periodic schedules. fsdp gathers each unit twice and
+// reduce-scatters it once, each one ring phase (half an allreduce's messages).
 size_t allreduces(const Scenario& sc, const Configuration& c) {
   const auto& s = sc.schedules[c.schedule];
-  return s.kind == schedules::ScheduleKind::sgd || schedules::has_islands(s)
-             ? sgd_buckets(sc, c.workload, s.bucket_cap_bytes)
-             : 1;
+  if (s.kind != schedules::ScheduleKind::sgd && !schedules::has_islands(s)) return 1;
+  const size_t buckets = sgd_buckets(sc, c.workload, s.bucket_cap_bytes);
+  return schedules::has_sharded_steps(s) ? (3 * buckets + 1) / 2 : buckets;
 }
 
 // Rings side by side (the simulation's cost grows with them): the scenario's ring_channels, or

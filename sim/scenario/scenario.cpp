@@ -352,7 +352,7 @@ Scenario load_scenario(const std::string& file) {
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));
   for (size_t s = 0; s < sc.schedules.size(); ++s)
-    check_top_k_collective(sc.schedules[s], sc.collective, file, fmt::format("schedules[{}]", s));
+    check_collectives_replayable(sc.schedules[s], sc.collective, file, fmt::format("schedules[{}]", s));
   read_run_length(top, sc);
   if (auto convergence = top.optional_string("convergence")) {
     sc.convergence_file = resolve(file, *convergence);

@@ -81,6 +81,21 @@ void read_streaming(ObjectReader& s, schedules::ScheduleSpec& spec) {
     s.fail("alpha", fmt::format("expected a mixing factor in [0, 1], got {}", spec.alpha));
 }
 
+// "data_parallel": "ddp" | "fsdp": how sgd, or a periodic schedule inside its islands, keeps its
+// replicas. Sharding needs a group of GPUs that share one model: all GPUs for sgd, an island
+// otherwise; FSDP's units are flat buffers already, so DDP's bucket_view has nothing to say.
+void read_data_parallel(ObjectReader& s, schedules::ScheduleSpec& spec) {
+  auto mode = s.optional_enumeration("data_parallel", schedules::kDataParallelNames);
+  if (!mode) return;
+  spec.data_parallel = *mode;
+  if (spec.data_parallel != schedules::DataParallel::fsdp) return;
+  if (spec.kind != ScheduleKind::sgd && spec.island_gpus == 1)
+    s.fail("data_parallel",
+           "a periodic schedule shards the model only inside islands (set island_gpus above 1)");
+  if (spec.bucket_view)
+    s.fail("bucket_view", "bucket_view is a ddp option: fsdp units are flat buffers already (leave it out)");
+}
+
 }  // namespace
 
 schedules::ScheduleSpec read_schedule(ObjectReader s) {
@@ -130,6 +145,7 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
       spec.bucket_view = *view;
     }
   }
+  read_data_parallel(s, spec);
   s.finish();
   return spec;
 }
@@ -161,12 +177,17 @@ void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Wo
                                  most, workload.name, most, spec.fragments));
 }
 
-void check_top_k_collective(const schedules::ScheduleSpec& spec,
-                            const collectives::CollectiveOptions& options, const std::string& file,
-                            const std::string& path) {
-  if (schedules::has_top_k(spec) && options.progress == collectives::Progress::polled_rounds)
+void check_collectives_replayable(const schedules::ScheduleSpec& spec,
+                                  const collectives::CollectiveOptions& options, const std::string& file,
+                                  const std::string& path) {
+  if (options.progress != collectives::Progress::polled_rounds) return;
+  if (schedules::has_top_k(spec))
     throw InputError(file, path + ".compression.top_k",
                      "top-k's pairs are all-gathered, and progress polled_rounds replays allreduces only");
+  if (schedules::has_sharded_steps(spec))
+    throw InputError(
+        file, path + ".data_parallel",
+        "fsdp all-gathers and reduce-scatters, and progress polled_rounds replays allreduces only");
 }
 
 }  // namespace dasim::scenario

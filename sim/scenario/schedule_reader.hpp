@@ -25,10 +25,11 @@ void check_islands_fit(const schedules::ScheduleSpec& spec, const platform::Plat
 void check_fragments_fit(const schedules::ScheduleSpec& spec, const workload::Workload& workload,
                          const std::string& file, const std::string& path);
 
-// Top-k's pairs are all-gathered (on rings, whatever algorithm the allreduces use), which progress
-// polled_rounds cannot replay (it replays allreduces): InputError at `path`.compression.top_k.
-void check_top_k_collective(const schedules::ScheduleSpec& spec,
-                            const collectives::CollectiveOptions& options, const std::string& file,
-                            const std::string& path);
+// Top-k's pairs are all-gathered (on rings, whatever algorithm the allreduces use) and fsdp's
+// units all-gathered and reduce-scattered, which progress polled_rounds cannot replay (it replays
+// allreduces): InputError at `path`.compression.top_k or `path`.data_parallel.
+void check_collectives_replayable(const schedules::ScheduleSpec& spec,
+                                  const collectives::CollectiveOptions& options, const std::string& file,
+                                  const std::string& path);
 
 }  // namespace dasim::scenario

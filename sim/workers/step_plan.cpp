@@ -13,14 +13,38 @@ double StepPlan::backward_s() const {
   return total;
 }
 
+namespace {
+
+// Forward in stretches of one unit: a layer with parameters of another unit than the open
+// stretch's starts a new one; layers without parameters stay in the open stretch (those before
+// the first unit in a stretch of their own, which needs no gather).
+std::vector<ForwardSegment> forward_segments(const workload::Workload& workload,
+                                             const std::vector<workload::Bucket>& buckets,
+                                             const std::vector<double>& forward_layers_s) {
+  std::vector<int> unit_of(workload.layers.size(), -1);
+  for (size_t b = 0; b < buckets.size(); ++b)
+    for (size_t l = buckets[b].first_layer; l <= buckets[b].last_layer; ++l)
+      if (workload.layers[l].params > 0) unit_of[l] = static_cast<int>(b);
+  std::vector<ForwardSegment> segments;
+  for (size_t l = 0; l < workload.layers.size(); ++l) {
+    if (segments.empty() || (unit_of[l] >= 0 && unit_of[l] != segments.back().unit))
+      segments.push_back({0, unit_of[l]});
+    segments.back().time_s += forward_layers_s[l];
+  }
+  return segments;
+}
+
+}  // namespace
+
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
-                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes) {
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards) {
   StepPlan plan;
   for (const auto& layer : workload.layers) {
     plan.forward_layers_s.push_back(model.forward_time_s(layer, batch));
     plan.forward_s += plan.forward_layers_s.back();
   }
   auto buckets = workload::plan_buckets(workload, bucket_cap_bytes);
+  plan.forward = forward_segments(workload, buckets, plan.forward_layers_s);
   std::vector<int> bucket_ready_at(workload.layers.size(), -1);
   for (size_t b = 0; b < buckets.size(); ++b) {
     bucket_ready_at[buckets[b].ready_after_layer] = static_cast<int>(b);
@@ -38,15 +62,15 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
     }
   }
   if (open.time_s > 0 || plan.backward.empty()) plan.backward.push_back(open);
-  plan.update_s = model.update_time_s(workload);
+  plan.update_s = model.update_time_s(workload, shards);
   // A loader slower than the GPU makes the step wait at its end for the next batch.
   plan.update_s += model.input_wait_s(batch, plan.step_compute_s());
   plan.weight_bytes = workload.gradient_bytes();
   for (double bytes : plan.bucket_bytes)
     plan.bucket_copy_s.push_back(memory_bandwidth_Bps > 0 ? 2 * bytes / memory_bandwidth_Bps : 0.0);
   if (memory_bandwidth_Bps > 0) {
-    plan.apply_average_s = 4 * plan.weight_bytes / memory_bandwidth_Bps;
-    plan.snapshot_s = 2 * plan.weight_bytes / memory_bandwidth_Bps;
+    plan.apply_average_s = 4 * plan.weight_bytes / shards / memory_bandwidth_Bps;
+    plan.snapshot_s = 2 * plan.weight_bytes / shards / memory_bandwidth_Bps;
   }
   return plan;
 }
@@ -106,7 +130,15 @@ void plan_averaging(StepPlan& plan, const workload::Workload& workload,
   auto on_the_wire = [&](const CodecBytes& c) {
     return plan.gather_averages ? ranks * c.payload_per_rank : c.payload_per_rank;
   };
-  const double params = static_cast<double>(workload.total_params());
+  // Sharded islands: each GPU averages its 1/g of the weights with the GPUs of its index in the
+  // other islands, as a worker of its own: the passes and payload of the shard among the islands.
+  double share = 1;
+  if (schedules::has_sharded_steps(schedule) && island_gpus > 1) {
+    share = 1.0 / island_gpus;
+    ranks /= island_gpus;
+    island_gpus = 1;
+  }
+  const double params = static_cast<double>(workload.total_params()) * share;
   const CodecBytes whole = codec_bytes(params, element_bytes, schedule, ranks, island_gpus);
   plan.averaged_payload_bytes = on_the_wire(whole);
   plan.compress_s = pass_s(whole.compress);
@@ -119,7 +151,7 @@ void plan_averaging(StepPlan& plan, const workload::Workload& workload,
   const int step_streams =
       (schedule.outer.optimizer == schedules::OuterOptimizer::nesterov ? 7 : 5) + (schedule.eager ? 3 : 0);
   for (const auto& f : workload::plan_fragments(workload.layer_params(), schedule.fragments)) {
-    const double fragment_params = static_cast<double>(f.params);
+    const double fragment_params = static_cast<double>(f.params) * share;
     const CodecBytes fragment = codec_bytes(fragment_params, element_bytes, schedule, ranks, island_gpus);
     plan.fragment_payload_bytes.push_back(on_the_wire(fragment));
     plan.outer_gradient_s.push_back(pass_s(3 * fragment_params * element_bytes + fragment.compress));

@@ -19,8 +19,17 @@ struct BackwardSegment {
   int bucket = -1;  // bucket whose gradient is complete at the end of this segment, or -1
 };
 
+// fsdp: a stretch of forward whose layers need unit `unit`'s weights gathered first (a unit is a
+// bucket's layers; -1: layers of no unit, which need none).
+struct ForwardSegment {
+  double time_s = 0;
+  int unit = -1;
+};
+
 struct StepPlan {
   double forward_s = 0;
+  // Forward in stretches of one unit each, in execution order (fsdp gathers before each).
+  std::vector<ForwardSegment> forward;
   std::vector<BackwardSegment> backward;  // in execution order (last layer first)
   // Per layer, in execution order (forward first layer first, backward last layer first): where a
   // rank that polls its collectives between layers (progress polled_rounds) makes its calls.
@@ -50,11 +59,14 @@ struct StepPlan {
   double step_compute_s() const { return forward_s + backward_s() + update_s; }
 };
 
+// `shards` > 1: the model sharded over that many GPUs (fsdp), each updating, snapshotting and
+// merging its 1/shards of the weights.
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
-                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes);
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards = 1);
 
 // The averaging part of `plan` for a periodic schedule averaged over `ranks` GPUs in islands of
-// `island_gpus` (1: none; top-k selects on each GPU's 1/island_gpus shard): payload
+// `island_gpus` (1: none; top-k selects on each GPU's 1/island_gpus shard; with the islands
+// sharded (fsdp) each GPU averages its own 1/island_gpus of the weights with its peers): payload
 // bytes after compression to schedule.payload_bits (never more than the workload's own element
 // size) and top-k, and the element-wise passes as memory-bound compute at `memory_bandwidth_Bps`:
 //   quantize    read a weight-sized stream, write the compressed payload

@@ -23,13 +23,15 @@ constexpr double kLoadSeconds = 1e9;
 }  // namespace
 
 Worker::Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
-               collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island)
+               collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island,
+               collectives::Communicator* peers)
     : setup_(setup),
       plan_(plan),
       schedule_(schedule),
       comm_(comm),
       record_(record),
       island_(island),
+      peers_(peers),
       rng_(setup.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(setup.rank)) {}
 
 void Worker::compute(double seconds, const char* name) {
@@ -156,6 +158,7 @@ void Worker::begin_step(long) {
 }
 
 void Worker::forward_backward(const schedules::BucketReady& bucket_ready) {
+  if (schedules::has_sharded_steps(schedule_)) return sharded_forward_backward(bucket_ready);
   compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
   if (bucket_ready)
     backward_with_buckets(bucket_ready);
@@ -179,20 +182,72 @@ void Worker::backward_with_buckets(const schedules::BucketReady& bucket_ready) {
   }
 }
 
+// PyTorch FSDP (FULL_SHARD; FSDP2's fully_shard with reshard_after_forward behaves alike): a
+// unit's weights are all-gathered before its forward and freed after it, the next unit's gather
+// issued as this unit's compute begins (one unit of prefetch); backward gathers each unit again
+// (but the one forward ended with: FSDP keeps its root's weights for backward), prefetching the
+// next unit's as this unit's backward begins (BackwardPrefetch.BACKWARD_PRE), and hands each unit
+// to the schedule as its gradients are complete (the engine reduce-scatters it, start()).
+void Worker::sharded_forward_backward(const schedules::BucketReady& bucket_ready) {
+  std::vector<Collective> gathered(static_cast<size_t>(bucket_count()));
+  auto gather = [&](int unit, const char* pass) {
+    if (unit >= 0 && !gathered[size_t(unit)])
+      gathered[size_t(unit)] =
+          start_collective(collectives::Op::all_gather, plan_.bucket_bytes[size_t(unit)],
+                           fmt::format("all_gather unit {} ({})", unit, pass), step_group(), step_rank());
+  };
+  // The first unit after segment `j` that needs a gather (-1: none).
+  auto next_unit = [](const auto& segments, size_t j, auto unit_of, int kept) {
+    for (size_t n = j + 1; n < segments.size(); ++n)
+      if (const int unit = unit_of(segments[n]); unit >= 0 && unit != kept) return unit;
+    return -1;
+  };
+  auto forward_unit = [](const ForwardSegment& s) { return s.unit; };
+  auto backward_unit = [](const BackwardSegment& s) { return s.bucket; };
+
+  int kept = -1;  // the unit whose forward ran last
+  // The first unit's gather runs beside the layers before it, if any.
+  gather(plan_.forward.empty() || plan_.forward[0].unit >= 0 ? -1
+                                                             : next_unit(plan_.forward, 0, forward_unit, -1),
+         "forward");
+  for (size_t j = 0; j < plan_.forward.size(); ++j) {
+    if (const int unit = plan_.forward[j].unit; unit >= 0) {
+      gather(unit, "forward");
+      wait_for(gathered[size_t(unit)]);
+      kept = unit;
+      gather(next_unit(plan_.forward, j, forward_unit, -1), "forward");
+    }
+    compute(plan_.forward[j].time_s, "forward");
+  }
+  std::fill(gathered.begin(), gathered.end(), nullptr);
+  for (size_t j = 0; j < plan_.backward.size(); ++j) {
+    const int unit = plan_.backward[j].bucket;
+    if (unit >= 0 && unit != kept) {
+      gather(unit, "backward");
+      wait_for(gathered[size_t(unit)]);
+    }
+    gather(next_unit(plan_.backward, j, backward_unit, kept), "backward");
+    compute(plan_.backward[j].time_s, "backward");
+    if (unit >= 0 && bucket_ready) bucket_ready(unit);
+  }
+}
+
 Worker::Collective Worker::start(schedules::Payload payload) {
   using Kind = schedules::Payload::Kind;
   switch (payload.kind) {
     case Kind::gradient_bucket: {  // inside the island with hierarchical data parallelism
-      auto& group = island_ ? *island_ : comm_;
+      auto& group = step_group();
       const auto b = size_t(payload.bucket);
+      if (schedules::has_sharded_steps(schedule_))  // fsdp: each GPU keeps its shard's sum
+        return start_collective(collectives::Op::reduce_scatter, plan_.bucket_bytes[b],
+                                fmt::format("reduce_scatter unit {}", payload.bucket), group, step_rank());
       // DDP copies the gradients into the bucket on the compute stream before the allreduce, and
       // the average back after it; one GPU alone runs no DDP reducer.
       const double copy_s = !schedule_.bucket_view && group.size() > 1 ? plan_.bucket_copy_s[b] : 0.0;
       compute(copy_s, "bucket copy in");
-      auto allreduce =
-          start_collective(collectives::Op::allreduce, plan_.bucket_bytes[b],
-                           fmt::format("{}allreduce bucket {}", island_ ? "island " : "", payload.bucket),
-                           group, island_ ? setup_.island_rank : setup_.rank);
+      auto allreduce = start_collective(
+          collectives::Op::allreduce, plan_.bucket_bytes[b],
+          fmt::format("{}allreduce bucket {}", island_ ? "island " : "", payload.bucket), group, step_rank());
       allreduce->copy_out_s = copy_s;
       return allreduce;
     }
@@ -212,10 +267,11 @@ Worker::Collective Worker::start(schedules::Payload payload) {
 }
 
 Worker::Collective Worker::start_averaging(double bytes, const std::string& what) {
+  auto& group = peers_ ? *peers_ : comm_;
+  const int rank = peers_ ? setup_.island : setup_.rank;
   if (plan_.gather_averages)
-    return start_collective(collectives::Op::all_gather, bytes, "all_gather top-k " + what, comm_,
-                            setup_.rank);
-  return start_collective(collectives::Op::allreduce, bytes, "allreduce " + what, comm_, setup_.rank);
+    return start_collective(collectives::Op::all_gather, bytes, "all_gather top-k " + what, group, rank);
+  return start_collective(collectives::Op::allreduce, bytes, "allreduce " + what, group, rank);
 }
 
 void Worker::apply_gradients(bool) {

@@ -28,6 +28,7 @@ struct WorkerSetup {
   double jitter_stddev = 0;  // relative; each step's compute is scaled by max(0.05, 1 + N(0, stddev))
   uint64_t seed = 1;
   int island_rank = 0;  // hierarchical data parallelism: this rank inside its island
+  int island = 0;       // and which island it is in
   // Calibration fitted.compute_slowdown_under_collective, f in [0, 1): while a device-driven
   // collective of this rank is in flight, compute takes (1 + f) times as long (NCCL's kernels take
   // SMs and memory bandwidth). 0: none.
@@ -37,9 +38,11 @@ struct WorkerSetup {
 class Worker {
  public:
   // `island`: the communicator of this rank's island, which the gradient buckets use (null: all
-  // ranks, `comm`); the averaging of the periodic schedules always runs over `comm`.
+  // ranks, `comm`); the averaging of the periodic schedules runs over `comm`, or with sharded
+  // islands over `peers`: the GPUs of this rank's index in every island, each averaging its shard.
   Worker(const WorkerSetup& setup, const StepPlan& plan, const schedules::ScheduleSpec& schedule,
-         collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island = nullptr);
+         collectives::Communicator& comm, WorkerRecord& record, collectives::Communicator* island = nullptr,
+         collectives::Communicator* peers = nullptr);
   void operator()();  // runs all iterations; call as the actor body
 
   // A collective this worker has asked for: an allreduce, or the all-gather of top-k's pairs. With
@@ -83,6 +86,11 @@ class Worker {
   // as dasim-train calls MPI_Test between layers); one block of compute otherwise.
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
   void backward_with_buckets(const schedules::BucketReady& bucket_ready);
+  // fsdp: forward and backward unit by unit, each unit's weights all-gathered before it.
+  void sharded_forward_backward(const schedules::BucketReady& bucket_ready);
+  // The group the synchronous step runs over (the island's, or all ranks) and this rank there.
+  collectives::Communicator& step_group() { return island_ ? *island_ : comm_; }
+  int step_rank() const { return island_ ? setup_.island_rank : setup_.rank; }
   void poll();
   void wait_for(const Collective& allreduce);
   // Interference: a collective just started on this GPU, counted in flight until it completes
@@ -91,7 +99,8 @@ class Worker {
   // A collective over `group` (comm_ or the island's), in which this rank is `group_rank`.
   Collective start_collective(collectives::Op op, double bytes, const std::string& name,
                               collectives::Communicator& group, int group_rank);
-  // The periodic schedules' averaging over comm_: an allreduce, or with top-k an all-gather.
+  // The periodic schedules' averaging over comm_ (peers_ when sharded): an allreduce, or with
+  // top-k an all-gather.
   Collective start_averaging(double bytes, const std::string& what);
 
   WorkerSetup setup_;
@@ -100,6 +109,7 @@ class Worker {
   collectives::Communicator& comm_;
   WorkerRecord& record_;
   collectives::Communicator* island_;
+  collectives::Communicator* peers_;
   std::mt19937_64 rng_;
   std::normal_distribution<double> jitter_{0.0, 1.0};
   // polled progress: the end of the collectives' active time this rank has already paid for, so

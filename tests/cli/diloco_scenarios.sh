@@ -89,6 +89,12 @@ bad bucket_cap_without_islands 'schedules[0].bucket_cap: a periodic schedule has
   '{"type": "diloco", "H": 4, "bucket_cap": "25MiB"}'
 bad islands_not_splitting 'schedules[0].island_gpus: 8 nodes of platform flat-100gbe-64 (8 GPUs) do not split into islands of 3 GPUs' \
   '{"type": "diloco", "H": 4, "island_gpus": 3}'
+bad fsdp_without_islands 'schedules[0].data_parallel: a periodic schedule shards the model only inside islands (set island_gpus above 1)' \
+  '{"type": "diloco", "H": 4, "data_parallel": "fsdp"}'
+bad fsdp_bucket_view 'schedules[0].bucket_view: bucket_view is a ddp option: fsdp units are flat buffers already (leave it out)' \
+  '{"type": "sgd", "data_parallel": "fsdp", "bucket_view": true}'
+bad data_parallel_value 'schedules[0].data_parallel: expected one of ddp, fsdp, got "zero3"' \
+  '{"type": "sgd", "data_parallel": "zero3"}'
 cat >"$WORK/dgx.json" <<JSON
 {"platforms": [{"file": "$SRC/platforms/dgx1-v100-edr.json", "nodes": [1, 2]}], "workloads": ["resnet50"],
  "batch_per_gpu": 32, "schedules": [{"type": "diloco", "H": 4, "island_gpus": 4}]}
@@ -121,6 +127,32 @@ JSON
 expect_bad_input "top-k with polled_rounds" \
   "topk-polled.json: schedules[0].compression.top_k: top-k's pairs are all-gathered, and progress polled_rounds replays allreduces only" \
   "$BIN/dasim" validate "$WORK/topk-polled.json"
+
+cat >"$WORK/fsdp-polled.json" <<JSON
+{"platforms": [{"file": "$SRC/platforms/flat-100gbe-64.json", "nodes": [2]}], "workloads": ["resnet50"],
+ "batch_per_gpu": 32, "collective": {"progress": "polled_rounds"},
+ "schedules": [{"type": "sgd", "data_parallel": "fsdp"}]}
+JSON
+expect_bad_input "fsdp with polled_rounds" \
+  "fsdp-polled.json: schedules[0].data_parallel: fsdp all-gathers and reduce-scatters, and progress polled_rounds replays allreduces only" \
+  "$BIN/dasim" validate "$WORK/fsdp-polled.json"
+
+# fsdp moves each unit three times (two gathers, a reduce-scatter: 3 ring phases) where ddp
+# allreduces it once (2 phases): more time with a collective in flight (not 1.5 x: comm_s is the
+# time any is in flight, and fsdp's prefetched gathers overlap the reduce-scatters); the closed
+# forms are tests/schedules/fsdp_closed_form_test.cpp. fsdp runs are simulated whole.
+scenario fsdp '[{"type": "sgd"}, {"type": "sgd", "data_parallel": "fsdp"},
+  {"type": "diloco", "H": 10, "island_gpus": 4}, {"type": "diloco", "H": 10, "island_gpus": 4, "data_parallel": "fsdp"}]'
+expect_ok "fsdp scenario" "$BIN/dasim" run "$WORK/fsdp.json" --out "$WORK/out-fsdp" --quiet
+/usr/bin/python3 - "$WORK/out-fsdp/results.csv" <<'PY' || fail "fsdp results"
+import csv, sys
+rows = {r["schedule_detail"]: r for r in csv.DictReader(open(sys.argv[1])) if r["gpus"] == "8"}
+assert list(rows) == ["sgd", "sgd(fsdp)", "diloco(H=10,nesterov lr=0.7 mu=0.9,island=4)",
+                      "diloco(H=10,nesterov lr=0.7 mu=0.9,island=4,fsdp)"], list(rows)
+ratio = float(rows["sgd(fsdp)"]["comm_s"]) / float(rows["sgd"]["comm_s"])
+assert 1.2 < ratio < 1.5, ratio
+assert rows["sgd(fsdp)"]["not_folded_because"] == "fsdp", rows["sgd(fsdp)"]["not_folded_because"]
+PY
 
 # Islands of 4 GPUs run DDP's buckets inside (8 GPUs: 2 islands); the row names them.
 scenario islands '[{"type": "diloco", "H": 10, "island_gpus": 4, "bucket_cap": "25MiB"}]'
