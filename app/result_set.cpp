@@ -9,6 +9,7 @@
 #include "workload/precision.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -47,8 +48,15 @@ void print_summary(const std::vector<results::ResultRow>& rows, const std::vecto
   // Say which compute figures the numbers rest on: datasheet assumptions are not measurements.
   std::set<std::pair<std::string, std::string>> calibrations;
   for (const auto& row : rows) calibrations.insert({row.calibration, row.calibration_sha256});
-  for (const auto& [c, sha256] : calibrations)
-    fmt::print("calibration: {}, sha256 {}\n", c, sha256.substr(0, 12));
+  for (const auto& [c, sha256] : calibrations) {
+    // Mixed sites name a calibration per site, "+"-joined: each file's short hash.
+    std::vector<std::string> short_hashes;
+    for (size_t begin = 0, end; begin < sha256.size(); begin = end + 1) {
+      end = std::min(sha256.find('+', begin), sha256.size());
+      short_hashes.push_back(sha256.substr(begin, std::min<size_t>(12, end - begin)));
+    }
+    fmt::print("calibration: {}, sha256 {}\n", c, fmt::join(short_hashes, "+"));
+  }
   // A precision the device has no rate for ran at the fp32 rate: say so, not only in a column.
   std::set<std::string> fallbacks;
   for (const auto& row : rows) {

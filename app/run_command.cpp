@@ -66,7 +66,10 @@ std::string network_models(const scenario::Scenario& sc) {
 // What identifies a scenario's inputs: its file, and every platform and calibration file it reads.
 std::string inputs_sha256(const scenario::Scenario& sc) {
   std::string hashes = sha256_of_file(sc.file);
-  for (const auto& p : sc.platforms) hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
+  for (const auto& p : sc.platforms) {
+    hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
+    for (const auto& site : p.spec.site_platforms) hashes += sha256_of_file(site.file);
+  }
   if (sc.convergence) hashes += sha256_of_file(sc.convergence_file);
   return sha256_hex(hashes);
 }

@@ -20,9 +20,28 @@ namespace sg4 = simgrid::s4u;
 
 namespace dasim::engine {
 
+namespace {
+
+// Mixed sites: the step plan of each site's GPUs, computed with the site's calibration; one plan
+// for every GPU otherwise.
+std::vector<workers::StepPlan> plans_by_site(const TrainingConfig& config, int ranks) {
+  if (config.site_calibrations.empty() || !config.platform.mixed_sites())
+    return {plan_training_step(config, ranks)};
+  std::vector<workers::StepPlan> plans;
+  TrainingConfig site = config;
+  for (const auto& calibration : config.site_calibrations) {
+    site.calibration = calibration;
+    plans.push_back(plan_training_step(site, ranks));
+  }
+  return plans;
+}
+
+}  // namespace
+
 TrainingResult simulate_training(const TrainingConfig& config) {
   const int represented = config.platform.total_gpus();
-  auto plan = plan_training_step(config, represented);
+  const auto plans = plans_by_site(config, represented);
+  const auto& plan = plans.front();
   const int warmup = static_cast<int>(schedules::whole_periods(config.warmup_iterations, config.schedule));
   const int measured =
       static_cast<int>(schedules::whole_periods(std::max(1, config.measured_iterations), config.schedule));
@@ -44,12 +63,15 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   std::vector<std::unique_ptr<collectives::Communicator>> islands;
   if (island_gpus > 1) {
     const int island_nodes = island_gpus / config.platform.gpus_per_node;
-    platform::PlatformSpec island_spec = config.platform;
-    island_spec.nodes = island_nodes;
-    for (int first = 0; first < config.platform.nodes; first += island_nodes)
+    for (int first = 0; first < config.platform.nodes; first += island_nodes) {
+      // The node type of the island's (first) site, whose NCCL tuner and rings its collectives see.
+      platform::PlatformSpec island_spec = config.platform.site_platform(config.platform.site_of_node(first));
+      island_spec.nodes = island_nodes;
+      island_spec.sites = {};
       islands.push_back(std::make_unique<collectives::Communicator>(
           island_spec, platform::node_range(sim.platform(), first, island_nodes), config.collective,
           mailbox_slots));
+    }
   }
   // Sharded islands (fsdp inside, as HSDP): GPU r of every island holds the same shard, and those
   // GPUs average it among themselves, one communicator per GPU index.
@@ -71,10 +93,14 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     setup.seed = config.seed;
     setup.island_rank = rank % island_gpus;
     setup.island = rank / island_gpus;
-    setup.interference = config.calibration.fitted.compute_slowdown_under_collective;
+    const size_t site =
+        plans.size() > 1 ? size_t(config.platform.site_of_node(rank / config.platform.gpus_per_node)) : 0;
+    setup.interference =
+        (config.site_calibrations.empty() ? config.calibration : config.site_calibrations[site])
+            .fitted.compute_slowdown_under_collective;
     records[size_t(rank)].trace = rank < config.trace_ranks;
     workers.push_back(std::make_unique<workers::Worker>(
-        setup, plan, config.schedule, comm, records[size_t(rank)],
+        setup, plans[site], config.schedule, comm, records[size_t(rank)],
         islands.empty() ? nullptr : islands[size_t(rank / island_gpus)].get(),
         peers.empty() ? nullptr : peers[size_t(rank % island_gpus)].get()));
     auto* worker = workers.back().get();
@@ -94,7 +120,8 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   result.measured_iterations = measured;
   result.simulated_nodes = fold.simulated_nodes;
   result.fold_why_not = fold.why_not;
-  result.step_compute_s = plan.step_compute_s();
+  for (const auto& site_plan : plans)  // the slowest GPU type's, with mixed sites
+    result.step_compute_s = std::max(result.step_compute_s, site_plan.step_compute_s());
   result.iter_time_s = (window_end - window_begin) / measured;
   for (const auto& r : records) {
     // Each worker's own window, so a straggler's compute is not cut short by the others' clocks.

@@ -23,6 +23,9 @@ struct TrainingConfig {
   platform::PlatformSpec platform;
   workload::Workload workload;
   calibration::Calibration calibration;
+  // Mixed sites (platform.site_platforms): each site's calibration, in site order (the first is
+  // `calibration`); its GPUs compute with it. Empty: `calibration` for every GPU.
+  std::vector<calibration::Calibration> site_calibrations;
   std::string precision = "fp32";  // the workload's precision mode (the compute model maps it)
   int batch_per_gpu = 32;
   schedules::ScheduleSpec schedule;

@@ -168,22 +168,26 @@ sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallback
 void build_sites(const PlatformSpec& spec, BuiltPlatform& built) {
   auto* wan = sg4::create_full_zone("wan");
   const int per_site = spec.nodes_per_site();
-  PlatformSpec site_fabric = spec;  // the fabric of one site: its nodes and the border leaf
-  site_fabric.nodes = per_site + 1;
   std::vector<sg4::NetZone*> zones;
   std::vector<NetPoint*> borders;
   for (int site = 0; site < spec.sites.count; ++site) {
+    // The site's node type (numbered among all nodes) and fabric (its nodes and the border leaf).
+    PlatformSpec site_nodes = spec.site_platform(site);
+    site_nodes.nodes = spec.nodes;
+    PlatformSpec site_fabric = site_nodes;
+    site_fabric.nodes = per_site + 1;
     NetPoint* border = nullptr;
-    sg4::ClusterCallbacks callbacks([&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/,
-                                        unsigned long leaf) {
-      if (leaf == static_cast<unsigned long>(per_site)) {
-        border = fabric->create_router(fmt::format("site{}-border", site));
-        return std::pair<NetPoint*, NetPoint*>{border, nullptr};
-      }
-      if (leaf > static_cast<unsigned long>(per_site))
-        return build_node(spec, fabric, static_cast<unsigned long>(spec.nodes) + leaf, built);  // unused port
-      return build_node(spec, fabric, static_cast<unsigned long>(site * per_site) + leaf, built);
-    });
+    sg4::ClusterCallbacks callbacks(
+        [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long leaf) {
+          if (leaf == static_cast<unsigned long>(per_site)) {
+            border = fabric->create_router(fmt::format("site{}-border", site));
+            return std::pair<NetPoint*, NetPoint*>{border, nullptr};
+          }
+          if (leaf > static_cast<unsigned long>(per_site))
+            return build_node(site_nodes, fabric, static_cast<unsigned long>(spec.nodes) + leaf,
+                              built);  // unused port
+          return build_node(site_nodes, fabric, static_cast<unsigned long>(site * per_site) + leaf, built);
+        });
     auto* zone = create_fabric(site_fabric, callbacks, fmt::format("site{}", site), wan);
     zone->seal();
     zones.push_back(zone);
@@ -211,8 +215,10 @@ BuiltPlatform build_platform(const PlatformSpec& spec) {
   built.nodes = spec.nodes;
   built.gpus_per_node = spec.gpus_per_node;
   built.gpus.resize(static_cast<size_t>(spec.total_gpus()));
-  if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
-    built.nvswitches.resize(static_cast<size_t>(spec.nodes));
+  // Per node when any node type has NVLS (null for the nodes of a site without).
+  for (int site = 0; site < spec.sites.count; ++site)
+    if (const auto& nvswitch = spec.site_platform(site).nvswitch; nvswitch && nvswitch->nvls_efficiency)
+      built.nvswitches.resize(static_cast<size_t>(spec.nodes));
   sg4::ClusterCallbacks callbacks(
       [&](sg4::NetZone* fabric, const std::vector<unsigned long>& /*coord*/, unsigned long node_id) {
         return build_node(spec, fabric, node_id, built);

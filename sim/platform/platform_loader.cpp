@@ -103,27 +103,69 @@ void validate_platform(const PlatformSpec& spec) {
 
 namespace {
 
-// A platform of several sites: {"name", "description", "nodes" (all sites together; default the
-// site platform's nodes x count), "sites": {"platform": FILE, "count": N, "wan": {link}}}. Every
-// site is the site platform file's node and fabric; the WAN joins them.
-PlatformSpec load_sites(ObjectReader& top, const std::string& file, std::optional<int> nodes_override) {
-  ObjectReader sites = top.object("sites");
-  std::filesystem::path site_file(sites.string("platform"));
+// One site's platform file, relative to the sites file: an existing single-site platform.
+PlatformSpec load_site_platform(ObjectReader& sites, const std::string& key, const std::string& value,
+                                const std::string& file) {
+  std::filesystem::path site_file(value);
   if (site_file.is_relative()) site_file = std::filesystem::path(file).parent_path() / site_file;
   const std::string site_path = site_file.lexically_normal().string();
-  if (!is_existing_file(site_path))
-    sites.fail("platform", fmt::format("file \"{}\" does not exist", site_path));
+  if (!is_existing_file(site_path)) sites.fail(key, fmt::format("file \"{}\" does not exist", site_path));
   PlatformSpec spec = load_platform(site_path);
   if (spec.sites.count > 1)
-    sites.fail("platform",
-               fmt::format("{} is itself a platform of sites: expected one site's platform", site_path));
-  spec.sites.count = static_cast<int>(sites.integer_in("count", 2, 1024));
+    sites.fail(key, fmt::format("{} is itself a platform of sites: expected one site's platform", site_path));
+  return spec;
+}
+
+// Sites of different node types: "platforms": [FILE, ...], one per site, every one with the same
+// GPUs per node (ranks are numbered node x GPUs per node + GPU across the sites).
+std::vector<PlatformSpec> load_mixed_sites(ObjectReader& sites, const std::string& file) {
+  std::vector<PlatformSpec> specs;
+  sites.array("platforms", [&](const nlohmann::json& v, const std::string& path) {
+    const std::string key = fmt::format("platforms[{}]", specs.size());
+    if (!v.is_string()) throw InputError(file, path, "expected a platform file name");
+    specs.push_back(load_site_platform(sites, key, v.get<std::string>(), file));
+    const auto topology = specs.back().fabric.topology;
+    if (topology == FabricTopology::torus || topology == FabricTopology::dragonfly)
+      sites.fail(key,
+                 fmt::format("a {} fabric cannot be a site (use star or fat_tree)", to_string(topology)));
+    if (specs.back().gpus_per_node != specs.front().gpus_per_node)
+      sites.fail(key,
+                 fmt::format("expected {} GPUs per node as platforms[0] ({}), got {}",
+                             specs.front().gpus_per_node, specs.front().name, specs.back().gpus_per_node));
+  });
+  if (specs.size() < 2 || specs.size() > 1024)
+    sites.fail("platforms", fmt::format("expected 2 to 1024 site platforms, got {}", specs.size()));
+  return specs;
+}
+
+// A platform of several sites: {"name", "description", "nodes" (all sites together; default the
+// site platform's nodes x count), "sites": {"platform": FILE, "count": N, "wan": {link}}}, every
+// site the site platform file's node and fabric, or {"platforms": [FILE, ...], "wan"}, a site
+// per file (their node counts added up by default); the WAN joins them.
+PlatformSpec load_sites(ObjectReader& top, const std::string& file, std::optional<int> nodes_override) {
+  ObjectReader sites = top.object("sites");
+  PlatformSpec spec;
+  int64_t default_nodes = 0;
+  if (sites.has("platforms")) {
+    if (sites.has("platform") || sites.has("count"))
+      sites.fail(sites.has("platform") ? "platform" : "count",
+                 "give either platforms (a file per site) or platform and count, not both");
+    auto mixed = load_mixed_sites(sites, file);
+    for (const auto& site : mixed) default_nodes += site.nodes;
+    spec = mixed.front();
+    spec.sites.count = static_cast<int>(mixed.size());
+    spec.site_platforms = std::move(mixed);
+  } else {
+    spec = load_site_platform(sites, "platform", sites.string("platform"), file);
+    spec.sites.count = static_cast<int>(sites.integer_in("count", 2, 1024));
+    default_nodes = int64_t{spec.nodes} * spec.sites.count;
+  }
   spec.sites.wan = read_link(sites.object("wan"), Transport::ideal);
   sites.finish();
   spec.file = file;
   spec.name = top.optional_string("name").value_or(std::filesystem::path(file).stem().string());
   spec.description = top.optional_string("description").value_or("");
-  const auto nodes = top.optional_positive_integer("nodes").value_or(int64_t{spec.nodes} * spec.sites.count);
+  const auto nodes = top.optional_positive_integer("nodes").value_or(default_nodes);
   if (nodes > kMaxNodes) top.fail("nodes", fmt::format("expected 1..{} nodes, got {}", kMaxNodes, nodes));
   spec.nodes = static_cast<int>(nodes);
   top.finish();

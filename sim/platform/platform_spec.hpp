@@ -150,8 +150,21 @@ struct PlatformSpec {
   SitesSpec sites;
   NetworkModelSpec network;
 
+  // Sites of different node types ("sites": {"platforms": [...]}): each site's own node and
+  // fabric (one platform each, in site order, every one with this platform's gpus_per_node);
+  // empty when every site is this platform's node and fabric. This platform's own node and fabric
+  // fields are then the first site's, which what sees one node type uses (NCCL's tuner, the ring
+  // order inside nodes, the 1-GPU baseline).
+  std::vector<PlatformSpec> site_platforms;
+
   int total_gpus() const { return nodes * gpus_per_node; }
   int nodes_per_site() const { return nodes / sites.count; }
+  int site_of_node(int node) const { return node / nodes_per_site(); }
+  bool mixed_sites() const { return !site_platforms.empty(); }
+  // The node type and fabric of `site`: its own with mixed sites, else this platform's.
+  const PlatformSpec& site_platform(int site) const {
+    return site_platforms.empty() ? *this : site_platforms[size_t(site)];
+  }
   int rails() const { return static_cast<int>(nics.size()); }
 };
 

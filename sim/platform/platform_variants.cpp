@@ -16,6 +16,7 @@ PlatformSpec gpu_peers(const PlatformSpec& spec, int nodes, int gpu) {
   peers.gpus_per_node = 1;
   peers.nvlink.reset();
   peers.nvswitch.reset();
+  peers.site_platforms.clear();  // the GPU of the first site's node type
   NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, gpu))];
   nic.gpus = {0};
   peers.nics = {nic};
@@ -66,6 +67,9 @@ void apply_sweep(PlatformSpec& spec, const std::string& parameter, double value)
   auto missing = [&](const char* part) {
     throw InputError(spec.file, "", fmt::format("cannot sweep {}: the platform has no {}", parameter, part));
   };
+  // Mixed sites: a node or fabric parameter is every site's (the WAN is the platform's own).
+  if (parameter != "wan_bandwidth" && parameter != "wan_latency")
+    for (auto& site : spec.site_platforms) apply_sweep(site, parameter, value);
   if (parameter == "inter_node_bandwidth" || parameter == "nic_bandwidth")
     for (auto& nic : spec.nics) nic.link.bandwidth_Bps = value;
   if (parameter == "inter_node_bandwidth" || parameter == "fabric_bandwidth")

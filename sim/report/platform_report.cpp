@@ -194,6 +194,15 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
         "(each site's uplink {} and half the latency)\n",
         spec.sites.count, site.nodes, units::format_bandwidth(spec.sites.wan.achieved_Bps()),
         units::format_time(spec.sites.wan.latency_s), units::format_bandwidth(spec.sites.wan.achieved_Bps()));
+    // Mixed sites: each site's node type; the sections above and below are the first site's.
+    for (size_t s = 0; s < spec.site_platforms.size(); ++s) {
+      const auto& own = spec.site_platforms[s];
+      out +=
+          fmt::format("  site {}:   {} ({}): {} x {} ({}); fabric {}; calibration {}\n", s, own.name,
+                      own.file, units::format_count(own.gpus_per_node, "GPU"), own.gpu.model,
+                      units::format_flops(own.gpu.speed_flops), fabric_description(own), own.gpu.calibration);
+    }
+    if (spec.mixed_sites()) out += "            (the node, links and fabric shown here are site 0's)\n";
   }
   out +=
       fmt::format("Fabric:     {}{}\n", fabric_description(site), spec.sites.count > 1 ? " (per site)" : "");

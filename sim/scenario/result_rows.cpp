@@ -8,18 +8,32 @@
 #include "schedules/schedule_spec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <limits>
 
 namespace dasim::scenario {
+namespace {
 
-std::string calibration_label(const PlatformEntry& platform) {
-  const auto& c = platform.calibration;
+std::string calibration_label(const std::string& file, const calibration::Calibration& c) {
   // The file's name only: a path relative to where dasim ran would make the same run differ.
-  const std::string name = std::filesystem::path(platform.calibration_file).filename().string();
+  const std::string name = std::filesystem::path(file).filename().string();
   if (c.measured) return fmt::format("{} (measured on {})", name, c.device.name);
   return fmt::format("{} (datasheet, {} of peak)", name, c.efficiency_assumption.value_or(1.0));
+}
+
+}  // namespace
+
+// Mixed sites: each site's, "+"-joined in site order.
+std::string calibration_label(const PlatformEntry& platform) {
+  if (platform.site_calibrations.empty())
+    return calibration_label(platform.calibration_file, platform.calibration);
+  std::vector<std::string> labels;
+  for (size_t s = 0; s < platform.site_calibrations.size(); ++s)
+    labels.push_back(
+        calibration_label(platform.spec.site_platforms[s].gpu.calibration, platform.site_calibrations[s]));
+  return fmt::format("{}", fmt::join(labels, " + "));
 }
 
 results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,

@@ -13,6 +13,7 @@
 #include "workload/workload_file.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -71,6 +72,29 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   }
 }
 
+// Sites of different GPU types: each site's own calibration, named by its platform file (one
+// calibration per GPU type; a scenario's single "calibration" cannot stand for several).
+void read_site_calibrations(PlatformEntry& entry, const std::optional<std::string>& calibration_override,
+                            ObjectReader& p) {
+  if (calibration_override)
+    throw InputError(p.file(), "calibration",
+                     fmt::format("platform {} has sites of different GPU types, each calibrated by its own "
+                                 "platform file: leave \"calibration\" out",
+                                 entry.spec.name));
+  std::vector<std::string> files, hashes;
+  for (const auto& site : entry.spec.site_platforms) {
+    if (site.gpu.calibration.empty())
+      throw InputError(p.file(), p.path_of("file"),
+                       fmt::format("site platform {} names no node.gpu.calibration", site.file));
+    entry.site_calibrations.push_back(calibration::load_calibration(site.gpu.calibration));
+    files.push_back(site.gpu.calibration);
+    hashes.push_back(sha256_of_file(site.gpu.calibration));
+  }
+  entry.calibration = entry.site_calibrations.front();
+  entry.calibration_file = fmt::format("{}", fmt::join(files, "+"));
+  entry.calibration_sha256 = fmt::format("{}", fmt::join(hashes, "+"));
+}
+
 PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::string>& calibration_override) {
   const std::string& file = p.file();
   const std::string path = p.path();
@@ -99,6 +123,10 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
   });
   if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
   p.finish();
+  if (entry.spec.mixed_sites()) {
+    read_site_calibrations(entry, calibration_override, p);
+    return entry;
+  }
   entry.calibration_file = calibration_override.value_or(entry.spec.gpu.calibration);
   if (entry.calibration_file.empty())
     throw InputError(file, path + ".file",

@@ -25,6 +25,9 @@ struct PlatformEntry {
   std::string calibration_file;
   std::string calibration_sha256;  // of the file's bytes: results name the calibration by content
   calibration::Calibration calibration;
+  // Mixed sites: each site's GPU calibration (its platform's node.gpu.calibration), in site
+  // order; `calibration` is the first site's. Empty otherwise.
+  std::vector<calibration::Calibration> site_calibrations;
 };
 
 struct Sweep {

@@ -48,6 +48,7 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   platform::validate_platform(t.platform);
   t.workload = workload_of(sc, c);
   t.calibration = entry.calibration;
+  if (!baseline) t.site_calibrations = entry.site_calibrations;  // the baseline: one GPU of the first site
   t.precision = sc.precisions[c.precision];
   t.batch_per_gpu = c.batch_per_gpu;
   t.schedule = sc.schedules[c.schedule];

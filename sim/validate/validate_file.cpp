@@ -11,6 +11,7 @@
 #include "workload/workload_file.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace dasim::validate {
 
@@ -29,10 +30,17 @@ std::string validate_file(const std::string& file) {
   }
   if (root.contains("fabric") || root.contains("node") || root.contains("sites")) {
     auto spec = platform::load_platform(file);
-    const std::string sites = spec.sites.count > 1
-                                  ? fmt::format(" in {} sites (each a {} fabric)", spec.sites.count,
-                                                platform::to_string(spec.fabric.topology))
-                                  : fmt::format(", {} fabric", platform::to_string(spec.fabric.topology));
+    std::string sites = spec.sites.count > 1
+                            ? fmt::format(" in {} sites (each a {} fabric)", spec.sites.count,
+                                          platform::to_string(spec.fabric.topology))
+                            : fmt::format(", {} fabric", platform::to_string(spec.fabric.topology));
+    if (spec.mixed_sites()) {
+      std::vector<std::string> kinds;
+      for (const auto& site : spec.site_platforms)
+        kinds.push_back(fmt::format("{} ({}, {} fabric)", site.name, site.gpu.model,
+                                    platform::to_string(site.fabric.topology)));
+      sites = fmt::format(" in {} sites: {}", spec.sites.count, fmt::join(kinds, ", "));
+    }
     return fmt::format("platform {}: {} x {}{}", spec.name, units::format_count(spec.nodes, "node"),
                        units::format_count(spec.gpus_per_node, "GPU"), sites);
   }

@@ -1,0 +1,83 @@
+// Sites of different GPU types (platform "sites": {"platforms": [...]}) against closed forms: two
+// sites of one flat-100gbe node each, joined by a 1 GB/s, 10 ms WAN, the first site's GPU twice
+// as fast as the second's. The two-layer workload of two_layer_fixture.hpp with its layers given
+// as FLOPs instead of measured times, so each GPU's calibration sets its compute: per sample
+// 1.25e9 forward and 2.5e9 backward FLOPs per layer, at batch 32 on the 1e13 FLOP/s GPU 4 and
+// 8 ms per layer (24 ms per step, 24.2 with the 0.2 ms update), on the 2e13 FLOP/s GPU half that
+// (12 ms, 12.2 with the update, which streams memory at the same 1e12 B/s).
+#include "two_layer_fixture.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+using namespace dasim;
+using namespace dasim::two_layer;
+
+workload::Workload flop_layers() {
+  auto w = two_layers();
+  for (auto& layer : w.layers) {
+    layer.forward_time_s.reset();
+    layer.backward_time_s.reset();
+    layer.measured_batch = 0;
+    layer.forward_flops = 1.25e9;
+    layer.backward_flops = 2.5e9;
+  }
+  return w;
+}
+
+calibration::Calibration gpu_at(double flops) {
+  auto c = test_calibration();
+  c.fitted.flops["fp32"] = flops;
+  return c;
+}
+
+engine::TrainingConfig mixed_sites_config(schedules::ScheduleSpec schedule) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dasim-mixed-sites-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const auto file = (dir / "fast-and-slow.json").string();
+  std::ofstream(file) << fmt::format(
+      R"({{"nodes": 2, "sites": {{"platforms": ["{0}/platforms/flat-100gbe-64.json", "{0}/platforms/flat-100gbe-64.json"],
+          "wan": {{"bandwidth": "1GBps", "latency": "10ms"}}}}}})",
+      DASIM_SOURCE_DIR);
+  auto c = config(2, schedule);
+  c.platform = platform::load_platform(file);
+  c.workload = flop_layers();
+  c.calibration = gpu_at(2e13);
+  c.site_calibrations = {gpu_at(2e13), gpu_at(1e13)};
+  return c;
+}
+
+constexpr double kFastStep = 12.2e-3;
+// The ring over the WAN, 2 ranks: the bytes at the WAN's rate, each of its 2 steps the route's
+// latency (the site's 2 us and the WAN's 10 ms).
+const double kWanAllreduce = kWeights / 1e9 + 2 * (10e-3 + 2e-6);
+
+TEST(MixedSites, DilocoWaitsForTheSlowSiteAtEachOuterStep) {
+  // H = 4: the fast GPU's 4 steps take 48.8 ms, the slow one's 96.8 ms; the blocking outer
+  // allreduce starts when the slow one is done, so a round is the slow site's.
+  auto r = simulate(mixed_sites_config(periodic(schedules::ScheduleKind::diloco, 4, 0)));
+  const double passes = 0.12e-3 + 0.28e-3;  // outer gradient and Nesterov step, the same on both
+  const double expected = kStep + (kWanAllreduce + passes) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
+  // Per step and rank: compute is each GPU's own, averaged; the fast GPU's wait for the slow one
+  // is exposed communication (it waits inside the allreduce).
+  EXPECT_NEAR(r.compute_s, (kStep + kFastStep) / 2 + passes / 4, 1e-6);
+  EXPECT_NEAR(r.exposed_comm_s, kWanAllreduce / 4 + 4 * (kStep - kFastStep) / 2 / 4, 1e-3 * expected);
+  EXPECT_NEAR(r.step_compute_s, kStep, 1e-9);  // the slowest GPU type's
+}
+
+TEST(MixedSites, EachSiteComputesWithItsOwnCalibration) {
+  // The fast site alone is twice as fast: with both sites at 2e13 FLOP/s the round is 4 fast steps.
+  auto c = mixed_sites_config(periodic(schedules::ScheduleKind::diloco, 4, 0));
+  c.site_calibrations = {gpu_at(2e13), gpu_at(2e13)};
+  auto r = simulate(c);
+  const double expected = kFastStep + (kWanAllreduce + 0.4e-3) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
+}
+
+}  // namespace
