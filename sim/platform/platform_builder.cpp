@@ -167,11 +167,11 @@ sg4::NetZone* create_fabric(const PlatformSpec& spec, const sg4::ClusterCallback
 // the sites' fabrics are zones of a full WAN zone whose routes cross the two sites' uplinks.
 void build_sites(const PlatformSpec& spec, BuiltPlatform& built) {
   auto* wan = sg4::create_full_zone("wan");
-  const int per_site = spec.nodes_per_site();
   std::vector<sg4::NetZone*> zones;
   std::vector<NetPoint*> borders;
   for (int site = 0; site < spec.sites.count; ++site) {
     // The site's node type (numbered among all nodes) and fabric (its nodes and the border leaf).
+    const int per_site = spec.site_nodes(site), first = spec.first_node_of_site(site);
     PlatformSpec site_nodes = spec.site_platform(site);
     site_nodes.nodes = spec.nodes;
     PlatformSpec site_fabric = site_nodes;
@@ -186,7 +186,7 @@ void build_sites(const PlatformSpec& spec, BuiltPlatform& built) {
           if (leaf > static_cast<unsigned long>(per_site))
             return build_node(site_nodes, fabric, static_cast<unsigned long>(spec.nodes) + leaf,
                               built);  // unused port
-          return build_node(site_nodes, fabric, static_cast<unsigned long>(site * per_site) + leaf, built);
+          return build_node(site_nodes, fabric, static_cast<unsigned long>(first) + leaf, built);
         });
     auto* zone = create_fabric(site_fabric, callbacks, fmt::format("site{}", site), wan);
     zone->seal();

@@ -7,10 +7,12 @@
 #include "platform/platform_sections.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 
 namespace dasim::platform {
 
@@ -83,10 +85,20 @@ void validate_platform(const PlatformSpec& spec) {
       throw InputError(f, "sites",
                        fmt::format("a {} fabric cannot be split into sites (use star or fat_tree)",
                                    to_string(spec.fabric.topology)));
-    if (spec.nodes % spec.sites.count != 0)
+    if (spec.sites.sizes.empty() && spec.nodes % spec.sites.count != 0)
       throw InputError(
           f, "sites.count",
           fmt::format("{} nodes do not split evenly into {} sites", spec.nodes, spec.sites.count));
+    if (!spec.sites.sizes.empty()) {
+      int64_t total = 0;
+      for (int size : spec.sites.sizes) total += size;
+      for (int size : spec.sites.sizes)
+        if (int64_t{spec.nodes} * size % total != 0)
+          throw InputError(f, "sites.platforms",
+                           fmt::format("{} nodes do not split into the sites in the proportion of their "
+                                       "platforms' nodes, {}",
+                                       spec.nodes, fmt::join(spec.sites.sizes, ":")));
+    }
   }
   if (spec.fabric.topology == FabricTopology::torus) {
     auto dims = torus_dimensions(spec.fabric, spec.nodes);
@@ -151,9 +163,16 @@ PlatformSpec load_sites(ObjectReader& top, const std::string& file, std::optiona
       sites.fail(sites.has("platform") ? "platform" : "count",
                  "give either platforms (a file per site) or platform and count, not both");
     auto mixed = load_mixed_sites(sites, file);
-    for (const auto& site : mixed) default_nodes += site.nodes;
+    std::vector<int> sizes;
+    for (const auto& site : mixed) {
+      default_nodes += site.nodes;
+      sizes.push_back(site.nodes);
+    }
     spec = mixed.front();
     spec.sites.count = static_cast<int>(mixed.size());
+    // Sites of different sizes hold the nodes in proportion to their files' (equal: an even split).
+    if (std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<>()) != sizes.end())
+      spec.sites.sizes = std::move(sizes);
     spec.site_platforms = std::move(mixed);
   } else {
     spec = load_site_platform(sites, "platform", sites.string("platform"), file);

@@ -128,6 +128,9 @@ struct FabricSpec {
 struct SitesSpec {
   int count = 1;
   LinkSpec wan;  // between two sites: bandwidth per direction and one-way latency
+  // Sites of different sizes: each site's share of the nodes, in proportion to these (the node
+  // counts of the sites' platform files); empty: the nodes split evenly.
+  std::vector<int> sizes;
 };
 
 struct NetworkModelSpec {
@@ -158,8 +161,10 @@ struct PlatformSpec {
   std::vector<PlatformSpec> site_platforms;
 
   int total_gpus() const { return nodes * gpus_per_node; }
-  int nodes_per_site() const { return nodes / sites.count; }
-  int site_of_node(int node) const { return node / nodes_per_site(); }
+  // Site `site`'s nodes, nodes first_node_of_site(site) onwards (in site order).
+  int site_nodes(int site) const;
+  int first_node_of_site(int site) const;
+  int site_of_node(int node) const;
   bool mixed_sites() const { return !site_platforms.empty(); }
   // The node type and fabric of `site`: its own with mixed sites, else this platform's.
   const PlatformSpec& site_platform(int site) const {

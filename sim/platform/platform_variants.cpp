@@ -17,6 +17,7 @@ PlatformSpec gpu_peers(const PlatformSpec& spec, int nodes, int gpu) {
   peers.nvlink.reset();
   peers.nvswitch.reset();
   peers.site_platforms.clear();  // the GPU of the first site's node type
+  peers.sites.sizes.clear();
   NicSpec nic = spec.nics[size_t(nic_of_gpu(spec, gpu))];
   nic.gpus = {0};
   peers.nics = {nic};

@@ -10,6 +10,7 @@
 #include "runtime/simulation.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <map>
@@ -188,12 +189,16 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
   out += links_section(spec);
   PlatformSpec site = spec;  // the fabric of one site (all nodes when there is one)
   if (spec.sites.count > 1) {
-    site.nodes = spec.nodes_per_site();
+    site.nodes = spec.site_nodes(0);
+    std::vector<int> sizes;
+    for (int s = 0; s < spec.sites.count; ++s) sizes.push_back(spec.site_nodes(s));
     out += fmt::format(
         "Sites:      {} datacenters of {} nodes; between two sites the WAN: {} per direction, {} one way "
         "(each site's uplink {} and half the latency)\n",
-        spec.sites.count, site.nodes, units::format_bandwidth(spec.sites.wan.achieved_Bps()),
-        units::format_time(spec.sites.wan.latency_s), units::format_bandwidth(spec.sites.wan.achieved_Bps()));
+        spec.sites.count,
+        spec.sites.sizes.empty() ? fmt::format("{}", site.nodes) : fmt::format("{}", fmt::join(sizes, " + ")),
+        units::format_bandwidth(spec.sites.wan.achieved_Bps()), units::format_time(spec.sites.wan.latency_s),
+        units::format_bandwidth(spec.sites.wan.achieved_Bps()));
     // Mixed sites: each site's node type; the sections above and below are the first site's.
     for (size_t s = 0; s < spec.site_platforms.size(); ++s) {
       const auto& own = spec.site_platforms[s];

@@ -58,7 +58,8 @@ double route_latency(const dasim::platform::PlatformSpec& spec, int from, int to
 TEST_F(SiteFiles, TheRouteBetweenSitesHasTheWanLatencyAndInsideASiteNone) {
   const auto spec = load_platform(sites(2, 4));  // 2 sites of 2 nodes
   EXPECT_EQ(spec.sites.count, 2);
-  EXPECT_EQ(spec.nodes_per_site(), 2);
+  EXPECT_EQ(spec.site_nodes(1), 2);
+  EXPECT_EQ(spec.first_node_of_site(1), 2);
   EXPECT_NEAR(route_latency(spec, 0, 2), 20e-3, 1e-12);  // node 0 (site 0) to node 2 (site 1)
   EXPECT_NEAR(route_latency(spec, 0, 1), 0.0, 1e-12);    // nodes 0 and 1 share site 0
 }
@@ -103,6 +104,43 @@ TEST_F(SiteFiles, BadSiteFilesAreRefusedWithTheirPath) {
   const std::string nested = sites(2, 2);
   fs::rename(nested, dir_ / "inner.json");
   EXPECT_NE(message(sites(2, 4, "inner.json")).find("is itself a platform of sites"), std::string::npos);
+}
+
+// Sites of different sizes and node types: each site holds the nodes in proportion to its
+// platform file's node count (2:1 here), and the routes follow that split.
+TEST_F(SiteFiles, MixedSitesSplitTheNodesInProportionToTheirFiles) {
+  write("big.json", R"({"nodes": 2,
+      "node": {"gpus": 1, "gpu": {"model": "big", "speed": "2Tf"},
+               "nics": [{"name": "nic", "gpus": [0], "link": {"bandwidth": "100GBps", "latency": 0}}]},
+      "fabric": {"topology": "star", "link": {"bandwidth": "100GBps", "latency": 0}}})");
+  const auto mixed = [&](int nodes) {
+    return write("mixed.json",
+                 fmt::format(R"({{"nodes": {}, "sites": {{"platforms": ["big.json", "site.json"],
+      "wan": {{"bandwidth": "1GBps", "latency": "20ms"}}}}}})",
+                             nodes));
+  };
+  const auto spec = load_platform(mixed(3));
+  ASSERT_EQ(spec.sites.count, 2);
+  EXPECT_EQ(spec.site_nodes(0), 2);
+  EXPECT_EQ(spec.site_nodes(1), 1);
+  EXPECT_EQ(spec.site_of_node(1), 0);
+  EXPECT_EQ(spec.site_of_node(2), 1);
+  EXPECT_EQ(spec.site_platform(0).gpu.model, "big");
+  EXPECT_EQ(spec.site_platform(1).gpu.model, "test");
+  EXPECT_NEAR(route_latency(spec, 0, 1), 0.0, 1e-12);    // both in the big site
+  EXPECT_NEAR(route_latency(spec, 1, 2), 20e-3, 1e-12);  // across the WAN
+  EXPECT_EQ(load_platform(mixed(6)).site_nodes(0), 4);
+  try {
+    load_platform(mixed(4));
+    FAIL() << "4 nodes split 2:1";
+  } catch (const dasim::InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "sites.platforms: 4 nodes do not split into the sites in the proportion of their platforms' "
+            "nodes, 2:1"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -80,4 +80,27 @@ TEST(MixedSites, EachSiteComputesWithItsOwnCalibration) {
   EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
 }
 
+TEST(MixedSites, SitesOfDifferentSizesComputeWithTheirOwnGpus) {
+  // A 2-node site of the fast GPU and a 1-node site of the slow one (the sites' files hold 2 and 1
+  // nodes): per step the three GPUs' compute averages (2 x 12.2 + 24.2) / 3 ms, and each round is
+  // still the slow GPU's.
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dasim-mixed-sizes-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  for (int nodes : {1, 2})
+    std::ofstream(dir / fmt::format("site{}.json", nodes)) << fmt::format(
+        R"({{"nodes": {}, "node": {{"gpus": 1, "gpu": {{"model": "test", "speed": "1Tf"}},
+            "nics": [{{"name": "nic", "gpus": [0], "link": {{"bandwidth": "12.5GBps", "latency": "1us"}}}}]}},
+            "fabric": {{"topology": "star", "link": {{"bandwidth": "12.5GBps", "latency": "1us"}}}}}})",
+        nodes);
+  std::ofstream(dir / "sizes.json")
+      << R"({"nodes": 3, "sites": {"platforms": ["site2.json", "site1.json"], "wan": {"bandwidth": "1GBps", "latency": "10ms"}}})";
+  auto c = mixed_sites_config(periodic(schedules::ScheduleKind::diloco, 4, 0));
+  c.platform = platform::load_platform((dir / "sizes.json").string());
+  auto r = simulate(c);
+  const double passes = 0.12e-3 + 0.28e-3;
+  EXPECT_NEAR(r.compute_s, (2 * kFastStep + kStep) / 3 + passes / 4, 1e-6);
+  EXPECT_GT(r.iter_time_s, kStep + passes / 4);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
