@@ -39,6 +39,17 @@ constexpr double kSecondsPerGpuAllreduceAt1024 = 41e-6;
 constexpr double kGpuExponent = 0.55;
 constexpr double kRingExponent = 0.67;
 
+// Jitter desynchronises the ranks: each reaches each collective at its own instant, and every
+// arrival re-solves the sharing of all the flows in flight (SimGrid's LMM solver, 57% of a
+// profile), so the cost grows as GPUs^2.1 instead. Measured 2026-12-03, `dasim run` of ResNet-50,
+// sgd, 4 buckets, 8 + 4 iterations, jitter stddev 0.001 (the worst: 0.05 took half as long):
+//   flat-100gbe-64 (1 ring): 256 GPUs 7.96 s, 512 GPUs 34.5 s (without jitter 0.75, 1.72 s)
+//   dgx-h100-ndr (8 rings): 128 GPUs 2.18 s, 256 GPUs 8.49 s, 512 GPUs 34.9 s (0.64, 1.89, 5.02 s)
+// 0.72 s per iteration and bucket at 512 GPUs, whatever the rings; linear in iterations (24: 2.2x)
+// and in buckets (1 bucket at 256 GPUs: 1.35 s).
+constexpr double kJitterSecondsPerBucketAt512 = 0.72;
+constexpr double kJitterGpuExponent = 2.1;
+
 constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
 
 size_t sgd_buckets(const Scenario& sc, size_t workload, double cap_bytes) {
@@ -47,12 +58,13 @@ size_t sgd_buckets(const Scenario& sc, size_t workload, double cap_bytes) {
 
 // Allreduces per iteration of a configuration: the bucket plan for sgd and inside islands, one
 // whole-model allreduce (at most) for the periodic schedules. fsdp gathers each unit twice and
-// reduce-scatters it once, each one ring phase (half an allreduce's messages).
+// reduce-scatters it once: as 2 allreduces per unit, measured 2026-12-03 (ResNet-50 sgd fsdp on
+// dgx-h100-ndr, 8 + 4 iterations: 128 GPUs 0.81 s, 256 GPUs 3.10 s, 512 GPUs 6.80 s).
 size_t allreduces(const Scenario& sc, const Configuration& c) {
   const auto& s = sc.schedules[c.schedule];
   if (s.kind != schedules::ScheduleKind::sgd && !schedules::has_islands(s)) return 1;
   const size_t buckets = sgd_buckets(sc, c.workload, s.bucket_cap_bytes);
-  return schedules::has_sharded_steps(s) ? (3 * buckets + 1) / 2 : buckets;
+  return schedules::has_sharded_steps(s) ? 2 * buckets : buckets;
 }
 
 // Rings side by side (the simulation's cost grows with them): the scenario's ring_channels, or
@@ -76,6 +88,11 @@ int64_t simulated_gpus(const Scenario& sc, const Configuration& c) {
   } catch (const InputError&) {
     return gpus;  // a configuration the run will refuse with its own message: estimated whole
   }
+}
+
+double jitter_iteration_s(int64_t gpus, size_t gradient_buckets) {
+  return kJitterSecondsPerBucketAt512 * std::pow(static_cast<double>(gpus) / 512, kJitterGpuExponent) *
+         static_cast<double>(gradient_buckets);
 }
 
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings) {
@@ -247,8 +264,10 @@ namespace {
 
 double wall_s(const Scenario& sc, const Configuration& c, int64_t simulated) {
   const auto e = estimate_cost(simulated, allreduces(sc, c), rings_of(sc, c.platform));
-  return e.startup_s +
-         e.iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
+  const double iteration_s = sc.jitter_stddev > 0
+                                 ? std::max(e.iteration_s, jitter_iteration_s(simulated, allreduces(sc, c)))
+                                 : e.iteration_s;
+  return e.startup_s + iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
 
 }  // namespace
