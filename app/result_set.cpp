@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
+#include "common/joined.hpp"
 #include "common/units.hpp"
 #include "report/plots.hpp"
 #include "report/summary_table.hpp"
@@ -51,10 +52,7 @@ void print_summary(const std::vector<results::ResultRow>& rows, const std::vecto
   for (const auto& [c, sha256] : calibrations) {
     // Mixed sites name a calibration per site, "+"-joined: each file's short hash.
     std::vector<std::string> short_hashes;
-    for (size_t begin = 0, end; begin < sha256.size(); begin = end + 1) {
-      end = std::min(sha256.find('+', begin), sha256.size());
-      short_hashes.push_back(sha256.substr(begin, std::min<size_t>(12, end - begin)));
-    }
+    for (const auto& hash : split_joined(sha256, '+')) short_hashes.push_back(hash.substr(0, 12));
     fmt::print("calibration: {}, sha256 {}\n", c, fmt::join(short_hashes, "+"));
   }
   // A precision the device has no rate for ran at the fp32 rate: say so, not only in a column.

@@ -3,6 +3,7 @@
 #include "engine/symmetric_fold.hpp"
 
 #include "collectives/communicator.hpp"
+#include "common/joined.hpp"
 #include "platform/platform_builder.hpp"
 #include "platform/platform_variants.hpp"
 #include "runtime/simulation.hpp"
@@ -145,10 +146,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   if (!islands.empty()) {  // what ran inside the islands too
     std::set<std::string> all;
     auto add = [&](const std::string& joined) {  // "a+b": each choice once
-      for (size_t begin = 0, end; begin < joined.size(); begin = end + 1) {
-        end = std::min(joined.find('+', begin), joined.size());
-        all.insert(joined.substr(begin, end - begin));
-      }
+      for (auto& choice : split_joined(joined, '+')) all.insert(std::move(choice));
     };
     add(comm.choices_made());
     for (const auto& island : islands) add(island->choices_made());

@@ -90,8 +90,7 @@ void validate_platform(const PlatformSpec& spec) {
           f, "sites.count",
           fmt::format("{} nodes do not split evenly into {} sites", spec.nodes, spec.sites.count));
     if (!spec.sites.sizes.empty()) {
-      int64_t total = 0;
-      for (int size : spec.sites.sizes) total += size;
+      const int64_t total = spec.sites.total_size();
       for (int size : spec.sites.sizes)
         if (int64_t{spec.nodes} * size % total != 0)
           throw InputError(f, "sites.platforms",

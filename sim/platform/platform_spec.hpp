@@ -6,6 +6,7 @@
 #include "common/enum_names.hpp"
 #include "platform/transports.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,6 +132,7 @@ struct SitesSpec {
   // Sites of different sizes: each site's share of the nodes, in proportion to these (the node
   // counts of the sites' platform files); empty: the nodes split evenly.
   std::vector<int> sizes;
+  int64_t total_size() const;  // the sizes added up
 };
 
 struct NetworkModelSpec {

@@ -263,9 +263,10 @@ void check_configuration_count(const Scenario& sc, const std::vector<Configurati
 namespace {
 
 double wall_s(const Scenario& sc, const Configuration& c, int64_t simulated) {
-  const auto e = estimate_cost(simulated, allreduces(sc, c), rings_of(sc, c.platform));
+  const size_t collectives = allreduces(sc, c);
+  const auto e = estimate_cost(simulated, collectives, rings_of(sc, c.platform));
   const double iteration_s = sc.jitter_stddev > 0
-                                 ? std::max(e.iteration_s, jitter_iteration_s(simulated, allreduces(sc, c)))
+                                 ? std::max(e.iteration_s, jitter_iteration_s(simulated, collectives))
                                  : e.iteration_s;
   return e.startup_s + iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
