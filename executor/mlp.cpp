@@ -21,6 +21,10 @@ void call(const std::function<void()>& f) {
   if (f) f();
 }
 
+void call(const std::function<void(int)>& f, int layer) {
+  if (f) f(layer);
+}
+
 }  // namespace
 
 double softmax_cross_entropy(const float* logits, const int32_t* y, int batch, int classes, float* delta) {
@@ -62,6 +66,7 @@ Mlp::Mlp(std::vector<int> widths, uint64_t seed) : widths_(std::move(widths)) {
 float Mlp::forward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks) {
   const int L = layers();
   for (int l = 0; l < L; ++l) {
+    call(hooks.forward_begin, l);
     const double t0 = now_s();
     const int in = widths_[l], out = widths_[l + 1];
     auto& input = inputs_[l];
@@ -80,7 +85,10 @@ float Mlp::forward(const float* x, const int32_t* y, int batch, const MlpHooks& 
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, out, in, 1.0f, input.data(), in, w, in, 1.0f,
                 z.data(), out);
     forward_times_s_[l] = now_s() - t0;
-    if (l + 1 < L) call(hooks.poll);
+    if (l + 1 < L) {
+      call(hooks.forward_done, l);
+      call(hooks.poll);
+    }
   }
   // Softmax cross-entropy; delta_ becomes dLoss/dlogits = (softmax - onehot) / batch.
   const double t0 = now_s();
@@ -89,6 +97,7 @@ float Mlp::forward(const float* x, const int32_t* y, int batch, const MlpHooks& 
   delta_.resize(logits.size());
   const double loss = softmax_cross_entropy(logits.data(), y, batch, classes, delta_.data());
   forward_times_s_[L - 1] += now_s() - t0;
+  call(hooks.forward_done, L - 1);
   call(hooks.poll);
   return static_cast<float>(loss);
 }
@@ -100,6 +109,7 @@ float Mlp::loss(const float* x, const int32_t* y, int batch) {
 float Mlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks) {
   const float loss_value = forward(x, y, batch, hooks);
   for (int l = layers() - 1; l >= 0; --l) {
+    call(hooks.backward_begin, l);
     const double t0 = now_s();
     const int in = widths_[l], out = widths_[l + 1];
     const float* w = weights_.data() + offsets_[l];

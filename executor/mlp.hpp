@@ -6,7 +6,10 @@
 //
 // Hooks let a schedule act between layers without the model knowing about MPI: `poll` runs after
 // every layer of forward and backward (to progress non-blocking collectives), `backward_done(l)`
-// right after layer l's gradient is complete (to start a bucket's allreduce).
+// right after layer l's gradient is complete (to start a bucket's allreduce). Sharded data
+// parallelism also needs `forward_begin(l)` / `backward_begin(l)` before layer l reads its weights
+// (to wait for their all-gather) and `forward_done(l)` after its forward (to free them); the time
+// spent in those hooks is not counted as the layer's.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +25,7 @@ double softmax_cross_entropy(const float* logits, const int32_t* y, int batch, i
 struct MlpHooks {
   std::function<void()> poll;
   std::function<void(int layer)> backward_done;
+  std::function<void(int layer)> forward_begin, forward_done, backward_begin;
 };
 
 class Mlp {

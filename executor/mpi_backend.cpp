@@ -22,14 +22,31 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     mpi_check(MPI_Comm_split(comm, rank_ / options.schedule.island_gpus, rank_, &bucket_comm_),
               "MPI_Comm_split (islands)");
   MPI_Comm_size(bucket_comm_, &bucket_ranks_);
+  MPI_Comm_rank(bucket_comm_, &bucket_rank_);
   ModelBuckets plan = plan_model_buckets(model, options.schedule);
   out_.buckets = std::move(plan.buckets);
   bucket_ending_at_ = std::move(plan.ending_at_layer);
   fragments_ = plan_model_fragments(model, options.schedule);
-  requests_.assign(out_.buckets.size() + 1 + fragments_.size(), MPI_REQUEST_NULL);
-  snapshot_sum_.resize(size_t(model.param_count()));
+  averaging_comm_ = comm;
+  if (schedules::has_sharded_steps(options.schedule)) {
+    shards_.emplace(out_.buckets, bucket_ranks_, bucket_rank_);
+    shards_->copy_to_shard(model.weights(), shard_w_);
+    shard_g_.assign(shard_w_.size(), 0.0f);
+    unit_gathered_.assign(out_.buckets.size(), false);
+    unit_of_layer_.assign(size_t(model.layers()), -1);
+    for (size_t u = 0; u < out_.buckets.size(); ++u)
+      for (size_t l = out_.buckets[u].first_layer; l <= out_.buckets[u].last_layer; ++l)
+        unit_of_layer_[l] = int(u);
+    if (schedules::has_islands(options.schedule))  // the same shard in every island
+      mpi_check(MPI_Comm_split(comm, bucket_rank_, rank_, &averaging_comm_), "MPI_Comm_split (shard peers)");
+    for (int u = 0; u < bucket_count(); ++u) release_unit(u);  // the rank holds its shard only
+  }
+  MPI_Comm_size(averaging_comm_, &averaging_ranks_);
+  requests_.assign(out_.buckets.size() + 1 + fragments_.size() + (shards_ ? out_.buckets.size() : 0),
+                   MPI_REQUEST_NULL);
+  snapshot_sum_.resize(own_weights().size());
   if (!fragments_.empty()) {  // every rank starts from the same initial weights: the first global ones
-    global_ = model.weights();
+    global_ = own_weights();
     momentum_.assign(global_.size(), 0.0f);
     delta_.assign(global_.size(), 0.0f);
     delta_sum_.assign(global_.size(), 0.0f);
@@ -53,6 +70,7 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
 
 MpiBackend::~MpiBackend() {
   if (bucket_comm_ != comm_) MPI_Comm_free(&bucket_comm_);
+  if (averaging_comm_ != comm_) MPI_Comm_free(&averaging_comm_);
   if (entry_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&entry_type_);
 }
 
@@ -73,7 +91,14 @@ void MpiBackend::poll() {
   call_s_ += wall_now_s() - t0;
 }
 
+ParamShards::Range MpiBackend::fragment_range(int fragment) const {
+  const auto& f = fragments_[size_t(fragment)];
+  return shards_ ? shards_->shard_range(f.param_offset, f.params)
+                 : ParamShards::Range{f.param_offset, f.params};
+}
+
 void MpiBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
+  if (shards_) return sharded_forward_backward(bucket_ready);
   loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch,
                                   backward_hooks(
                                       bucket_ending_at_, [this] { poll(); }, bucket_ready));
@@ -84,21 +109,23 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
   Collective c = snapshot_request();
   if (payload.kind == Payload::Kind::outer_gradient) {
     c = fragment_request(payload.bucket);
-    const auto& f = fragments_[size_t(payload.bucket)];
+    const auto f = fragment_range(payload.bucket);
     auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
     auto& sum = options_.schedule.eager ? eager_sum_[eager_round_ % 2] : delta_sum_;
     if (schedules::has_top_k(options_.schedule)) {  // selected in outer_gradient (compute)
       const auto p = size_t(payload.bucket);
-      gathered_[p].resize(sent_[p].size() * size_t(ranks_));
+      gathered_[p].resize(sent_[p].size() * size_t(averaging_ranks_));
       mpi_check(
           MPI_Iallgather(sent_[p].data(), static_cast<int>(sent_[p].size()), entry_type_, gathered_[p].data(),
-                         static_cast<int>(sent_[p].size()), entry_type_, comm_, &requests_[c]),
+                         static_cast<int>(sent_[p].size()), entry_type_, averaging_comm_, &requests_[c]),
           "MPI_Iallgather (top-k outer gradient)");
     } else {
-      mpi_check(MPI_Iallreduce(delta.data() + f.param_offset, sum.data() + f.param_offset,
-                               static_cast<int>(f.params), MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+      mpi_check(MPI_Iallreduce(delta.data() + f.offset, sum.data() + f.offset, static_cast<int>(f.count),
+                               MPI_FLOAT, MPI_SUM, averaging_comm_, &requests_[c]),
                 "MPI_Iallreduce (outer gradient)");
     }
+  } else if (payload.kind == Payload::Kind::gradient_bucket && shards_) {
+    c = start_reduce_scatter(payload.bucket);
   } else if (payload.kind == Payload::Kind::gradient_bucket) {
     c = size_t(payload.bucket);
     const auto& bucket = out_.buckets[c];
@@ -107,8 +134,8 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
                        static_cast<int>(bucket.params), MPI_FLOAT, MPI_SUM, bucket_comm_, &requests_[c]),
         "MPI_Iallreduce (gradient bucket)");
   } else {  // the DaSGD snapshot (local SGD averages its weights with a blocking allreduce)
-    mpi_check(MPI_Iallreduce(snapshot_.data(), snapshot_sum_.data(), static_cast<int>(model_.param_count()),
-                             MPI_FLOAT, MPI_SUM, comm_, &requests_[c]),
+    mpi_check(MPI_Iallreduce(snapshot_.data(), snapshot_sum_.data(), static_cast<int>(snapshot_.size()),
+                             MPI_FLOAT, MPI_SUM, averaging_comm_, &requests_[c]),
               "MPI_Iallreduce (dasgd snapshot)");
   }
   clock_.started(t0);
@@ -119,9 +146,7 @@ MpiBackend::Collective MpiBackend::start(Payload payload) {
 void MpiBackend::wait(Collective c) {
   MPI_Request& r = requests_[c];
   if (r == MPI_REQUEST_NULL) return;
-  const char* what = c < snapshot_request()    ? "MPI_Wait (gradient bucket)"
-                     : c == snapshot_request() ? "MPI_Wait (dasgd snapshot average)"
-                                               : "MPI_Wait (outer gradient average)";
+  const char* what = wait_name(c);
   const double t0 = wall_now_s();
   {
     WatchdogGuard guard(what);
@@ -132,14 +157,22 @@ void MpiBackend::wait(Collective c) {
   wait_s_ += t1 - t0;
 }
 
+const char* MpiBackend::wait_name(size_t c) const {
+  if (c < snapshot_request())
+    return shards_ ? "MPI_Wait (gradient reduce-scatter)" : "MPI_Wait (gradient bucket)";
+  if (c == snapshot_request()) return "MPI_Wait (dasgd snapshot average)";
+  if (c < fragment_request(0) + fragments_.size()) return "MPI_Wait (outer gradient average)";
+  return "MPI_Wait (weights all-gather)";
+}
+
 void MpiBackend::allreduce_blocking(Payload) {
   const char* what = "MPI_Allreduce (local_sgd weight average)";
   const double t0 = wall_now_s();
   clock_.started(t0);
   {
     WatchdogGuard guard(what);
-    mpi_check(MPI_Allreduce(MPI_IN_PLACE, model_.weights().data(), static_cast<int>(model_.param_count()),
-                            MPI_FLOAT, MPI_SUM, comm_),
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, own_weights().data(), static_cast<int>(own_weights().size()),
+                            MPI_FLOAT, MPI_SUM, averaging_comm_),
               what);
   }
   const double t1 = wall_now_s();
@@ -148,49 +181,52 @@ void MpiBackend::allreduce_blocking(Payload) {
 }
 
 void MpiBackend::apply_gradients(bool averaged) {
-  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
+  if (shards_)  // the reduce-scatters left the island's summed gradient of this rank's shard
+    sgd_apply(shard_w_, shard_g_, options_.lr, bucket_ranks_);
+  else
+    sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
 }
 
 void MpiBackend::average_weights() {
-  average_from_sum(model_.weights(), model_.weights(), ranks_);
+  average_from_sum(own_weights(), own_weights(), averaging_ranks_);
 }
 
 void MpiBackend::apply_average() {
-  dasgd_merge(model_.weights(), snapshot_, snapshot_sum_, ranks_);
+  dasgd_merge(own_weights(), snapshot_, snapshot_sum_, averaging_ranks_);
 }
 
 void MpiBackend::outer_gradient(int fragment) {
-  const auto& f = fragments_[size_t(fragment)];
+  const auto f = fragment_range(fragment);
   auto& delta = options_.schedule.eager ? eager_delta_[eager_round_ % 2] : delta_;
-  executor::outer_gradient(global_, model_.weights(), delta, f.param_offset, f.params);
+  executor::outer_gradient(global_, own_weights(), delta, f.offset, f.count);
   // Top-k and the rounding to `bits` happen here, as the simulator charges them: compute of the
   // outer gradient pass, not time inside the call that starts the collective.
   const int bits = options_.schedule.payload_bits;
   if (schedules::has_top_k(options_.schedule)) {
     auto& sent = sent_[size_t(fragment)];
-    top_k_select(residual_, delta, f.param_offset, f.params,
-                 top_k_count(options_.schedule.top_k.density, f.params), sent);
-    quantize_entries(sent, bits, residual_, f.param_offset);
-  } else {
-    quantize_in_place(delta, f.param_offset, f.params, bits);
+    top_k_select(residual_, delta, f.offset, f.count, top_k_count(options_.schedule.top_k.density, f.count),
+                 sent);
+    quantize_entries(sent, bits, residual_, f.offset);
+  } else {  // fsdp: one scale per rank's shard of the fragment
+    quantize_in_place(delta, f.offset, f.count, bits);
   }
 }
 
 void MpiBackend::outer_step(int fragment) {
-  const auto& f = fragments_[size_t(fragment)];
+  const auto f = fragment_range(fragment);
   if (schedules::has_top_k(options_.schedule)) {  // the sum of every rank's pairs, in rank order
     const auto& all = gathered_[size_t(fragment)];
-    std::fill(delta_sum_.begin() + f.param_offset, delta_sum_.begin() + f.param_offset + f.params, 0.0f);
-    add_sparse(delta_sum_, all.data(), static_cast<int64_t>(all.size()), f.param_offset);
+    std::fill(delta_sum_.begin() + f.offset, delta_sum_.begin() + f.offset + f.count, 0.0f);
+    add_sparse(delta_sum_, all.data(), static_cast<int64_t>(all.size()), f.offset);
   }
   if (options_.schedule.eager) {  // delta_sum_ holds the combination this round applies
     const long now = eager_round_ % 2, before = 1 - now;
     eager_combination(delta_sum_, eager_delta_[now], eager_sum_[before], eager_delta_[before],
-                      eager_round_ > 0, f.param_offset, f.params);
+                      eager_round_ > 0, f.offset, f.count);
     ++eager_round_;
   }
-  executor::outer_step(global_, momentum_, delta_sum_, model_.weights(), options_.schedule, ranks_,
-                       f.param_offset, f.params);
+  executor::outer_step(global_, momentum_, delta_sum_, own_weights(), options_.schedule, averaging_ranks_,
+                       f.offset, f.count);
 }
 
 void MpiBackend::end_step(long) {
@@ -209,6 +245,7 @@ void MpiBackend::step_done(long step) {
     out_.backward_s.push_back(model_.backward_times_s());
   }
   if (options_.check_consistency) {
+    materialize_weights();
     check_weights_consistency(options_.schedule, step, options_.steps, model_.weights(), comm_, ranks_);
     ++out_.consistency_checks;
   }

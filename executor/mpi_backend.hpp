@@ -6,6 +6,11 @@
 //                     bucket's MPI_Iallreduce right after its last layer's gradient is complete
 //   start / wait      MPI_Iallreduce / MPI_Wait under the watchdog
 //   allreduce_blocking MPI_Allreduce of the weights (local SGD)
+// With --data-parallel fsdp (mpi_backend_fsdp.cpp) a rank keeps only its shard of the weights
+// (param_shards.hpp): forward and backward MPI_Iallgatherv each unit's weights just before its
+// layers, as PyTorch FSDP does, a gradient bucket becomes an MPI_Ireduce_scatter into the shard,
+// the update runs on the shard, and the averaging between islands runs on the shards, each rank
+// with the ranks that hold the same shard in the other islands.
 // Per step it records the loss, wall time, time a collective was in flight, time blocked in waits
 // and time inside the calls that start and poll collectives (step_timing.hpp).
 #pragma once
@@ -14,6 +19,7 @@
 #include "dataset.hpp"
 #include "mlp.hpp"
 #include "options.hpp"
+#include "param_shards.hpp"
 #include "schedules/run_schedule.hpp"
 #include "step_record.hpp"
 #include "top_k.hpp"
@@ -21,6 +27,7 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <vector>
 
 namespace dasim::executor {
@@ -41,18 +48,31 @@ class MpiBackend {
   void allreduce_blocking(schedules::Payload payload);
   void apply_gradients(bool averaged);
   void average_weights();
-  void take_snapshot() { snapshot_ = model_.weights(); }
+  void take_snapshot() { snapshot_ = own_weights(); }
   void apply_average();
   void outer_gradient(int fragment);
   void outer_step(int fragment);
   void end_step(long step);
   void drained();
   void step_done(long step);
+  // fsdp: assembles every unit's weights in the model's buffer (blocking), which sharded training
+  // otherwise leaves freed; a no-op for ddp. For the consistency check and the end of the run.
+  void materialize_weights();
 
  private:
   void poll();
+  const char* wait_name(size_t c) const;
   size_t snapshot_request() const { return out_.buckets.size(); }
   size_t fragment_request(int fragment) const { return out_.buckets.size() + 1 + size_t(fragment); }
+  size_t gather_request(int unit) const { return out_.buckets.size() + 1 + fragments_.size() + size_t(unit); }
+  // The weights the update and the averaging between islands act on: the model's, or the shard.
+  std::vector<float>& own_weights() { return shards_ ? shard_w_ : model_.weights(); }
+  ParamShards::Range fragment_range(int fragment) const;
+  // fsdp (mpi_backend_fsdp.cpp).
+  void sharded_forward_backward(const schedules::BucketReady& bucket_ready);
+  void start_gather(int unit);
+  void release_unit(int unit);
+  Collective start_reduce_scatter(int unit);
 
   const TrainOptions& options_;
   Mlp& model_;
@@ -63,9 +83,20 @@ class MpiBackend {
   // Hierarchical data parallelism: the island's communicator (consecutive ranks), which the
   // gradient buckets use; comm_ itself without islands.
   MPI_Comm bucket_comm_ = MPI_COMM_NULL;
-  int bucket_ranks_ = 1;
+  int bucket_ranks_ = 1, bucket_rank_ = 0;
+  // The communicator of the averaging between islands: every rank (ddp), or with fsdp the ranks
+  // that hold the same shard, one per island.
+  MPI_Comm averaging_comm_ = MPI_COMM_NULL;
+  int averaging_ranks_ = 1;
+  // fsdp: the shard map, this rank's weights and summed gradients, each unit's layers, and whether
+  // a unit's weights are in the model's buffer (or their all-gather in flight).
+  std::optional<ParamShards> shards_;
+  std::vector<float> shard_w_, shard_g_;
+  std::vector<int> unit_of_layer_;
+  std::vector<bool> unit_gathered_;
   std::vector<int> bucket_ending_at_;  // per layer: the bucket its gradient completes, or -1
-  // One per bucket, then the DaSGD snapshot's, then one per DiLoCo fragment.
+  // One per bucket, then the DaSGD snapshot's, then one per DiLoCo fragment, then (fsdp) one
+  // all-gather per unit.
   std::vector<MPI_Request> requests_;
   std::vector<float> snapshot_, snapshot_sum_;
   // The DiLoCo family: the fragments, the outer (global) weights and momentum, every rank's copy

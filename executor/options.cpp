@@ -43,6 +43,7 @@ struct RawOptions {
   std::optional<int> bits;
   std::optional<std::string> outer_optimizer;
   std::optional<int> island_ranks;
+  std::optional<std::string> data_parallel;
   bool eager = false;
   int64_t seed = 1;
   std::vector<CLI::Option*> synthetic_flags;
@@ -80,6 +81,12 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
       "--island-ranks", raw.island_ranks,
       "hierarchical data parallelism: islands of this many consecutive ranks average gradients every "
       "step; the periodic schedule runs between islands (default 1: every rank a worker)");
+  app.add_option(
+         "--data-parallel", raw.data_parallel,
+         "ddp (every rank holds the whole model) or fsdp (each rank of the group holds 1/g of it and "
+         "all-gathers a bucket's layers before using them, PyTorch FSDP); the group is every rank for "
+         "sgd, an island otherwise (default ddp)")
+      ->check(CLI::IsMember(schedules::kDataParallelNames.names()));
   app.add_option("--bits", raw.bits,
                  "diloco, streaming_diloco: round each outer gradient (or its top-k values) to 16, 8 or 4 "
                  "bits, symmetric with one absmax scale per fragment, before the sum; not with --eager or "
@@ -199,6 +206,13 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
       bad(fmt::format("--island-ranks: expected an integer >= 1, got {}", *raw.island_ranks));
     o.schedule.island_gpus = *raw.island_ranks;
   }
+  if (raw.data_parallel) {
+    o.schedule.data_parallel = *schedules::kDataParallelNames.parse(*raw.data_parallel);  // IsMember
+    if (o.schedule.data_parallel == schedules::DataParallel::fsdp &&
+        o.schedule.kind != schedules::ScheduleKind::sgd && !has_islands(o.schedule))
+      bad("--data-parallel: a periodic schedule shards the model only inside islands (set --island-ranks "
+          "above 1)");
+  }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||
                   raw.outer_lr || raw.outer_momentum || raw.eager || raw.top_k || raw.bits))
@@ -229,6 +243,8 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
   o.device = *kDeviceNames.parse(raw.device);  // checked by IsMember
   if (o.device == Device::cuda && schedules::has_islands(o.schedule))
     bad("--island-ranks: the NCCL trainer has one communicator for all ranks; islands run on --device cpu");
+  if (o.device == Device::cuda && o.schedule.data_parallel == schedules::DataParallel::fsdp)
+    bad("--data-parallel: the NCCL trainer keeps whole models; fsdp runs on --device cpu");
   if (o.device == Device::cuda && o.schedule.payload_bits != 32)
     bad("--bits: the NCCL trainer all-reduces fp32 outer gradients; rounding runs on --device cpu");
   if (o.device == Device::cuda && schedules::has_top_k(o.schedule))

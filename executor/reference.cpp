@@ -3,6 +3,7 @@
 
 #include "mlp.hpp"
 #include "model_buckets.hpp"
+#include "param_shards.hpp"
 #include "quantize.hpp"
 #include "top_k.hpp"
 #include "update_rules.hpp"
@@ -17,6 +18,19 @@ std::vector<float> sum_over(const std::vector<std::vector<float>>& buffers) {
   for (size_t j = 1; j < buffers.size(); ++j)
     for (size_t i = 0; i < sum.size(); ++i) sum[i] += buffers[j][i];
   return sum;
+}
+
+// fsdp: rank r of an island rounds its shard of the fragment with a scale of its own, so the
+// values a replica sends are rounded shard by shard.
+void quantize_by_shard(std::vector<float>& delta, const std::vector<ParamShards>& owners, int64_t offset,
+                       int64_t count, int bits) {
+  std::vector<float> shard;
+  for (const auto& owner : owners) {
+    owner.copy_to_shard(delta, shard);
+    const auto range = owner.shard_range(offset, count);
+    quantize_in_place(shard, range.offset, range.count, bits);
+    owner.copy_from_shard(shard, delta);
+  }
 }
 
 }  // namespace
@@ -43,6 +57,11 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
   std::vector<float> global = models.front().weights(), momentum(global.size(), 0.0f), delta(global.size()),
                      delta_sum(global.size());
   std::vector<long> outer_due(fragments.size(), 0);
+  std::vector<ParamShards> shard_owners;  // fsdp: each rank's shard of an island
+  if (has_sharded_steps(schedule) && has_islands(schedule))
+    for (int r = 0; r < schedule.island_gpus; ++r)
+      shard_owners.emplace_back(plan_model_buckets(models.front(), schedule).buckets, schedule.island_gpus,
+                                r);
   // Top-k: each replica's error-feedback residual; the pairs it sends.
   std::vector<std::vector<float>> residuals(size_t(n), std::vector<float>(global.size(), 0.0f));
   std::vector<SparseEntry> sent;
@@ -136,7 +155,10 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
             add_sparse(delta_sum, sent.data(), kept, f.param_offset);
             continue;
           }
-          quantize_in_place(delta, f.param_offset, f.params, schedule.payload_bits);
+          if (shard_owners.empty())
+            quantize_in_place(delta, f.param_offset, f.params, schedule.payload_bits);
+          else
+            quantize_by_shard(delta, shard_owners, f.param_offset, f.params, schedule.payload_bits);
           for (int64_t i = f.param_offset; i < f.param_offset + f.params; ++i)
             delta_sum[size_t(i)] += delta[size_t(i)];
         }

@@ -1,8 +1,10 @@
-// Serial reference of the three schedules: n model replicas trained one after the other in one
+// Serial reference of the schedules: n model replicas trained one after the other in one
 // process, with the averages computed by plain loops instead of MPI. `dasim-train --verify` runs it
 // on rank 0 after training and compares every rank's final weights and the loss curve, so the
 // MPI implementation (bucketed non-blocking allreduce, snapshot in flight for d steps) is checked
-// against the definition in ALGORITHMS.md.
+// against the definition in ALGORITHMS.md. --data-parallel fsdp has the arithmetic of ddp (the
+// island's summed gradient, then the update), so the reference runs whole replicas for it too;
+// only --bits differs, rounding each rank's shard of a fragment with its own scale.
 #pragma once
 
 #include "dataset.hpp"

@@ -172,6 +172,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
   // What `dasim fit-convergence` needs besides tau and delay to place a run in the model.
   config["schedule_detail"] = schedules::describe(o.schedule);
   config["island_ranks"] = o.schedule.island_gpus;
+  config["data_parallel"] = schedules::kDataParallelNames.name(o.schedule.data_parallel);
   config["eager"] = o.schedule.eager;
   if (schedules::has_top_k(o.schedule)) config["top_k"] = o.schedule.top_k.density;
   if (o.schedule.payload_bits != 32) config["bits"] = o.schedule.payload_bits;

@@ -10,6 +10,7 @@ TrainOutput train(const TrainOptions& options, Mlp& model, const Dataset& data, 
   TrainOutput out;
   MpiBackend backend(options, model, data, comm, out);
   schedules::run_schedule(options.schedule, options.steps, backend);
+  backend.materialize_weights();  // fsdp: the results and --verify read the whole model
   return out;
 }
 

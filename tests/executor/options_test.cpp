@@ -46,6 +46,16 @@ TEST(Options, TopKOnTheDilocoFamily) {
   EXPECT_FALSE(dasim::schedules::has_top_k(parse({"--schedule", "diloco"}).options->schedule));
 }
 
+TEST(Options, FsdpForSgdAndInsideIslands) {
+  using dasim::schedules::DataParallel;
+  EXPECT_EQ(parse({}).options->schedule.data_parallel, DataParallel::ddp);
+  const auto sgd = *parse({"--data-parallel", "fsdp"}).options;
+  EXPECT_TRUE(dasim::schedules::has_sharded_steps(sgd.schedule));
+  const auto islands =
+      *parse({"--schedule", "diloco", "--island-ranks", "2", "--data-parallel", "fsdp"}).options;
+  EXPECT_TRUE(dasim::schedules::has_sharded_steps(islands.schedule));
+}
+
 TEST(Options, HelpIsNotAnError) {
   EXPECT_FALSE(parse({"--help"}).options.has_value());
 }
@@ -81,6 +91,9 @@ TEST(Options, RejectsEachClassOfBadArgument) {
       {"--schedule", "diloco", "--eager", "--bits", "8"},                   // eager sums are dense fp32
       {"--schedule", "dasgd", "--bits", "8"},                               // the DiLoCo family only
       {"--device", "cuda", "--schedule", "diloco", "--bits", "8"},          // the MPI trainer only
+      {"--data-parallel", "zero3"},                                         // unknown sharding
+      {"--schedule", "dasgd", "--data-parallel", "fsdp"},                   // no island to shard in
+      {"--device", "cuda", "--data-parallel", "fsdp"},                      // the MPI trainer only
   };
   for (const auto& args : bad) EXPECT_THROW(parse(args), dasim::InputError) << args[0] << " " << args.back();
 }
