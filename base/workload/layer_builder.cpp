@@ -136,12 +136,22 @@ void SequenceBuilder::linear(const std::string& name, int in_features, int out_f
   layer.gemm = GemmShape{r, out_features, in_features};
 }
 
-void SequenceBuilder::attention(const std::string& name, int heads) {
+void SequenceBuilder::attention(const std::string& name, int heads, AttentionMask mask) {
   double s = seq_, d = hidden_, scores = heads * s * s;
   double product = 2 * s * s * d;  // Q K^T or P V: s x s x d multiply-adds over all heads
   // Each product's backward computes the gradients of both its operands (2 x forward).
   // Q K^T reads Q and K, writes the scores; P V reads the probabilities and V, writes the context.
   add(name + ".scores", LayerKind::attention, product, 2 * product, 2 * s * d + scores, 0);
+  // The reference implementations scale the scores by 1/sqrt(d_head) and mask them in two kernels
+  // of their own, each reading and writing the scores (DeepLearningExamples' BERT, modeling.py:
+  // `attention_scores / math.sqrt(...)`, then `+ attention_mask`; HuggingFace GPT-2: the division,
+  // then torch.where with the causal mask). Backward runs the division's kernel again, and the
+  // where's (the gradient where the mask kept the score); an added mask passes the gradient through.
+  const double backward_passes = mask == AttentionMask::causal_where ? 2 : 1;
+  Layer& scale_mask =
+      add(name + ".scale_mask", LayerKind::elementwise, 2 * scores, backward_passes * scores, 4 * scores, 0);
+  scale_mask.backward_activation_bytes =
+      backward_passes * 2 * scores * activation_bytes_per_element(precision_);
   add(name + ".softmax", LayerKind::elementwise, kSoftmaxFlopsPerElement * scores,
       kSoftmaxFlopsPerElement * scores, 2 * scores, 0);
   dropout(name + ".dropout", scores);

@@ -85,11 +85,16 @@ class SequenceBuilder {
   // params_counted = false for a layer whose weight is tied to (and counted in) another layer.
   void linear(const std::string& name, int in_features, int out_features, bool bias, int rows = -1,
               bool params_counted = true);
-  // Self-attention core for `heads` heads as an unfused implementation runs it, four kernels in
-  // turn (so their times add): NAME.scores = Q K^T, NAME.softmax (scale, mask, softmax),
-  // NAME.dropout on the h x s x s probabilities, NAME.context = P V. The full s x s score matrix is
-  // computed even for causal models.
-  void attention(const std::string& name, int heads);
+  // Self-attention core for `heads` heads as an unfused implementation runs it, its kernels in
+  // turn (so their times add): NAME.scores = Q K^T, NAME.scale_mask (the division by sqrt(d_head)
+  // and the mask: two kernels, one layer), NAME.softmax, NAME.dropout on the h x s x s
+  // probabilities, NAME.context = P V. The full s x s score matrix is computed even for causal
+  // models.
+  enum class AttentionMask {
+    added,         // BERT: `scores + mask`; backward passes the gradient through (no kernel)
+    causal_where,  // GPT-2: torch.where(causal, scores, -inf); backward is a where of its own
+  };
+  void attention(const std::string& name, int heads, AttentionMask mask);
   // Dropout on `width` x rows elements per sample (training mode): forward reads the input and
   // writes the output and a one-byte mask per element; backward reads the output gradient and the
   // mask and writes the input gradient. No FLOPs counted (a compare and a multiply per element

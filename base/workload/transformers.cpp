@@ -33,7 +33,7 @@ Workload bert_large(Precision precision, int sequence_length) {
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("encoder.layer.{}.", i);
     b.linear(p + "attention.qkv", hidden, 3 * hidden, true);
-    b.attention(p + "attention.core", heads);
+    b.attention(p + "attention.core", heads, SequenceBuilder::AttentionMask::added);
     b.linear(p + "attention.output.dense", hidden, hidden, true);
     b.dropout(p + "attention.output.dropout");
     b.layer_norm(p + "attention.output.LayerNorm", true);
@@ -61,7 +61,7 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
     std::string p = fmt::format("h.{}.", i);
     b.layer_norm(p + "ln_1", false);
     b.linear(p + "attn.c_attn", d, 3 * d, true);
-    b.attention(p + "attn.core", heads);
+    b.attention(p + "attn.core", heads, SequenceBuilder::AttentionMask::causal_where);
     b.linear(p + "attn.c_proj", d, d, true);
     b.dropout(p + "attn.resid_dropout");
     b.residual_add(p + "attn.add");

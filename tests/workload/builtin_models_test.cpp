@@ -114,6 +114,10 @@ TEST(BertLarge, FlopsFollowSequenceLength) {
     // forward and backward.
     EXPECT_DOUBLE_EQ(find(w, core + ".dropout").activation_bytes, 9.0 * 16 * s * s);
     EXPECT_DOUBLE_EQ(*find(w, core + ".dropout").backward_activation_bytes, 9.0 * 16 * s * s);
+    // The division by sqrt(64) and the mask's add, fp32: each reads and writes the 16 x s x s
+    // scores (2 x 8 bytes per element); backward only the division's (8 bytes per element).
+    EXPECT_DOUBLE_EQ(find(w, core + ".scale_mask").activation_bytes, 16.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(*find(w, core + ".scale_mask").backward_activation_bytes, 8.0 * 16 * s * s);
     EXPECT_EQ(find(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
   }
 }
@@ -136,6 +140,16 @@ TEST(Gpt2Xl, ParamsMatchPublished) {
   EXPECT_NEAR(double(w.total_params()) / 1.557e9, 1.0, 0.01);
   EXPECT_EQ(w.total_params(), 1'557'611'200);
   EXPECT_EQ(find(w, "lm_head").params, 0);
+}
+
+TEST(Gpt2Xl, CausalMaskIsAWhereForwardAndBackward) {
+  // HuggingFace GPT-2: scores / sqrt(64), then torch.where(causal, scores, -inf): two kernels that
+  // read and write the 25 x 1024 x 1024 scores (bf16: 2 x 4 bytes per element); backward the
+  // division's and the where's (the same bytes again).
+  Workload w = gpt2_xl(Precision::bf16, 1024);
+  const double scores = 25.0 * 1024 * 1024;
+  EXPECT_DOUBLE_EQ(find(w, "h.0.attn.core.scale_mask").activation_bytes, 8.0 * scores);
+  EXPECT_DOUBLE_EQ(*find(w, "h.0.attn.core.scale_mask").backward_activation_bytes, 8.0 * scores);
 }
 
 TEST(Gpt2Xl, TrainingFlopsNearSixNT) {

@@ -56,6 +56,8 @@ class Builder:
         s, d = float(self.seq), float(self.hidden)
         scores, product = heads * s * s, 2 * s * s * d
         self.add(name + ".scores", "attention", product, 2 * product, 2 * s * d + scores)
+        self.add(name + ".scale_mask", "elementwise", 2 * scores, scores, 4 * scores,
+                 backward_activation_bytes=float(2 * scores * self.bytes))
         self.add(name + ".softmax", "elementwise", SOFTMAX * scores, SOFTMAX * scores, 2 * scores)
         self.dropout(name + ".dropout", scores)
         self.add(name + ".context", "attention", product, 2 * product, scores + 2 * s * d)
