@@ -1,6 +1,7 @@
-// BERT-large (Devlin et al.; HuggingFace BertModel layout: post-LayerNorm encoder, fused here into
-// one QKV projection, pooler on the [CLS] token) and GPT-2 XL (Radford et al.; pre-LayerNorm
-// blocks, final LayerNorm, LM head tied to the token embedding so its weight is counted once).
+// BERT-large (Devlin et al.; HuggingFace BertModel layout: post-LayerNorm encoder, query, key and
+// value as three projections, pooler on the [CLS] token) and GPT-2 XL (Radford et al.; pre-LayerNorm
+// blocks with one fused c_attn projection, final LayerNorm, LM head tied to the token embedding so
+// its weight is counted once).
 // Dropout (hidden and attention probabilities, p = 0.1 in both) is a layer where the reference
 // implementations apply it.
 #include "common/errors.hpp"
@@ -32,7 +33,10 @@ Workload bert_large(Precision precision, int sequence_length) {
   b.dropout("embeddings.dropout");
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("encoder.layer.{}.", i);
-    b.linear(p + "attention.qkv", hidden, 3 * hidden, true);
+    // Three projections, as HuggingFace's and DeepLearningExamples' BertSelfAttention run them
+    // (nn.Linear query, key and value): three GEMMs of a third of the fused one's width.
+    for (const char* projection : {"query", "key", "value"})
+      b.linear(p + "attention." + projection, hidden, hidden, true);
     b.attention(p + "attention.core", heads, SequenceBuilder::AttentionMask::added);
     b.linear(p + "attention.output.dense", hidden, hidden, true);
     b.dropout(p + "attention.output.dropout");

@@ -119,6 +119,13 @@ TEST(BertLarge, FlopsFollowSequenceLength) {
     EXPECT_DOUBLE_EQ(find(w, core + ".scale_mask").activation_bytes, 16.0 * 16 * s * s);
     EXPECT_DOUBLE_EQ(*find(w, core + ".scale_mask").backward_activation_bytes, 8.0 * 16 * s * s);
     EXPECT_EQ(find(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
+    // Query, key and value are three GEMMs of d x d (nn.Linear each in BertSelfAttention).
+    for (const char* projection : {"query", "key", "value"}) {
+      const auto& l = find(w, std::string("encoder.layer.0.attention.") + projection);
+      EXPECT_EQ(l.gemm->n, 1024) << projection;
+      EXPECT_EQ(l.gemm->k, 1024) << projection;
+      EXPECT_EQ(l.params, 1024 * 1024 + 1024) << projection;
+    }
   }
 }
 

@@ -85,7 +85,8 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
     b.dropout("embeddings.dropout")
     for i in range(layers):
         p = f"encoder.layer.{i}."
-        b.linear(p + "attention.qkv", hidden, 3 * hidden, True)
+        for projection in ("query", "key", "value"):
+            b.linear(p + "attention." + projection, hidden, hidden, True)
         b.attention(p + "attention.core", heads)
         b.linear(p + "attention.output.dense", hidden, hidden, True)
         b.dropout(p + "attention.output.dropout")
