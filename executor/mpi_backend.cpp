@@ -27,7 +27,13 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
   out_.buckets = std::move(plan.buckets);
   bucket_ending_at_ = std::move(plan.ending_at_layer);
   fragments_ = plan_model_fragments(model, options.schedule);
+  // Between islands the island is the worker: rank r averages with rank r of every other island
+  // (HSDP's replica groups; with fsdp the ranks that hold the same shard). Its island-mates hold
+  // the same weights, so they add nothing to the average, and eager DiLoCo must not count them as
+  // workers with an outer gradient a round old.
   averaging_comm_ = comm;
+  if (schedules::has_islands(options.schedule))
+    mpi_check(MPI_Comm_split(comm, bucket_rank_, rank_, &averaging_comm_), "MPI_Comm_split (island peers)");
   if (schedules::has_sharded_steps(options.schedule)) {
     shards_.emplace(out_.buckets, bucket_ranks_, bucket_rank_);
     shards_->copy_to_shard(model.weights(), shard_w_);
@@ -37,8 +43,6 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     for (size_t u = 0; u < out_.buckets.size(); ++u)
       for (size_t l = out_.buckets[u].first_layer; l <= out_.buckets[u].last_layer; ++l)
         unit_of_layer_[l] = int(u);
-    if (schedules::has_islands(options.schedule))  // the same shard in every island
-      mpi_check(MPI_Comm_split(comm, bucket_rank_, rank_, &averaging_comm_), "MPI_Comm_split (shard peers)");
     for (int u = 0; u < bucket_count(); ++u) release_unit(u);  // the rank holds its shard only
   }
   MPI_Comm_size(averaging_comm_, &averaging_ranks_);

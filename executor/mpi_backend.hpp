@@ -84,8 +84,8 @@ class MpiBackend {
   // gradient buckets use; comm_ itself without islands.
   MPI_Comm bucket_comm_ = MPI_COMM_NULL;
   int bucket_ranks_ = 1, bucket_rank_ = 0;
-  // The communicator of the averaging between islands: every rank (ddp), or with fsdp the ranks
-  // that hold the same shard, one per island.
+  // The communicator of the averaging between workers: every rank, or with islands the ranks of
+  // the same index in every island (with fsdp: the ranks that hold the same shard).
   MPI_Comm averaging_comm_ = MPI_COMM_NULL;
   int averaging_ranks_ = 1;
   // fsdp: the shard map, this rank's weights and summed gradients, each unit's layers, and whether

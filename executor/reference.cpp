@@ -122,17 +122,20 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
     if (schedule.eager) {  // every replica its own outer weights: the own part of each step is fresh
       if (!is_fragment_sync_step(schedule, 0, k)) continue;
       const auto& f = fragments.front();
+      // The workers are the islands (one replica of each in the sum; its mates hold the same).
+      const int island = schedule.island_gpus, workers = n / island;
       std::vector<float> sum(global.size(), 0.0f), comb(global.size());
       for (int j = 0; j < n; ++j) {
         outer_gradient(eager_global[size_t(j)], models[j].weights(), eager_own[size_t(j)], f.param_offset,
                        f.params);
-        for (size_t i = 0; i < sum.size(); ++i) sum[i] += eager_own[size_t(j)][i];
+        if (j % island == 0)
+          for (size_t i = 0; i < sum.size(); ++i) sum[i] += eager_own[size_t(j)][i];
       }
       for (int j = 0; j < n; ++j) {
         eager_combination(comb, eager_own[size_t(j)], eager_sum_prev, eager_own_prev[size_t(j)],
                           eager_rounds > 0, f.param_offset, f.params);
-        outer_step(eager_global[size_t(j)], eager_momentum[size_t(j)], comb, models[j].weights(), schedule, n,
-                   f.param_offset, f.params);
+        outer_step(eager_global[size_t(j)], eager_momentum[size_t(j)], comb, models[j].weights(), schedule,
+                   workers, f.param_offset, f.params);
       }
       eager_sum_prev = sum;
       eager_own_prev = eager_own;

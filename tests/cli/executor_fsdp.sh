@@ -27,8 +27,9 @@ mpi4 --schedule sgd "${UNITS[@]}" --steps 100 -o "$WORK/sgd-ddp.json" "${TASK[@]
 same_loss_curve "$WORK/sgd-fsdp.json" "$WORK/sgd-ddp.json" 100 1e-5 "sgd fsdp vs ddp" ||
   fail "sharded sgd does not follow sgd"
 
-for schedule in "diloco --H 5" "streaming_diloco --H 6 --fragments 3 --bits 4" "dasgd --tau 4 --delay 1"; do
-  name=${schedule%% *}
+for schedule in "diloco --H 5" "diloco --H 5 --eager" "streaming_diloco --H 6 --fragments 3 --bits 4" \
+  "dasgd --tau 4 --delay 1"; do
+  name=${schedule//[ -]/}
   # shellcheck disable=SC2086
   mpi4 --schedule $schedule --island-ranks 2 --data-parallel fsdp "${UNITS[@]}" --steps 100 \
     --check-consistency --verify -o "$WORK/$name.json" "${TASK[@]}" || fail "$name fsdp run failed"
