@@ -1,12 +1,15 @@
-"""Interconnect sizing: efficiency vs inter-node bandwidth, and the slowest fabric that keeps 90%.
+"""Interconnect sizing: efficiency vs inter-node bandwidth, and the slowest fabric that keeps 90%
+(or any other efficiencies, --thresholds).
 
 Reads a dasim results.csv from a bandwidth sweep (a sweep column such as inter_node_bandwidth_Bps,
 in bytes per second or a SimGrid-style string like "25GBps"), draws efficiency vs bandwidth in Gb/s
 on a log axis, one line per schedule setting (and per GPU count when several), with the 90% line,
-and prints for each line the slowest bandwidth at which efficiency reaches 0.9. Between two swept
-points efficiency is taken as linear in log(bandwidth), the same straight segments the figure draws.
+and prints for each line the slowest bandwidth at which efficiency reaches 0.9: one table per
+efficiency of --thresholds (default 0.9; the figure marks the first). Between two swept points
+efficiency is taken as linear in log(bandwidth), the same straight segments the figure draws.
 
 Usage: python3 -m dasim_analysis plot-sizing RESULTS.csv -o FILE.png [--bandwidth-column COL]
+                                             [--thresholds 0.9,0.95]
        (or analysis/plot_sizing.py with the same arguments, as `dasim run --plot` calls it)
 """
 
@@ -22,6 +25,17 @@ from .results_io import load_results
 
 THRESHOLD = 0.9
 DEFAULT_COLUMN = "inter_node_bandwidth_Bps"
+
+
+def parse_thresholds(text):
+    """--thresholds: efficiencies in (0, 1], comma-separated, each once."""
+    try:
+        values = [float(item) for item in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or any(not 0 < v <= 1 for v in values) or len(set(values)) != len(values):
+        fail(f"--thresholds: expected efficiencies in (0, 1] separated by commas, each once, got '{text}'")
+    return values
 
 
 def to_Gbps(Bps):
@@ -48,7 +62,7 @@ def threshold_bandwidth(bandwidths_Gbps, efficiencies, threshold=THRESHOLD):
     return None, False
 
 
-def summary_rows(frame, column):
+def summary_rows(frame, column, threshold=THRESHOLD):
     """One row per (panel, curve): the curve's description and its threshold bandwidth."""
     rows = []
     for (workload, platform), panel in panels(frame):
@@ -57,7 +71,7 @@ def summary_rows(frame, column):
             columns.append("gpus")  # the table always says the cluster size
         for key, curve in sorted_curves(panel, columns):
             bandwidth, at_lowest = threshold_bandwidth(to_Gbps(curve[column]).tolist(),
-                                                       curve["efficiency"].tolist())
+                                                       curve["efficiency"].tolist(), threshold)
             best = curve.loc[curve["efficiency"].idxmax()]
             rows.append({
                 "workload": workload, "platform": platform,
@@ -68,8 +82,8 @@ def summary_rows(frame, column):
     return rows
 
 
-def print_table(rows, column):
-    print(f"slowest bandwidth with efficiency >= {THRESHOLD:g} (column {column}; "
+def print_table(rows, column, threshold=THRESHOLD):
+    print(f"slowest bandwidth with efficiency >= {threshold:g} (column {column}; "
           "linear interpolation in log bandwidth between the bracketing points)")
     # schedule_detail only says more than schedule, tau and delay for the DiLoCo family.
     hidden = {"schedule", "tau", "delay", "gpus"}
@@ -100,7 +114,7 @@ def print_table(rows, column):
 _SWEPT = {"wan_bandwidth_Bps": ("WAN bandwidth of each site", "WAN bandwidth between sites")}
 
 
-def draw(plt, frame, column, summary):
+def draw(plt, frame, column, summary, threshold=THRESHOLD):
     groups = panels(frame)
     figure, axes = subplot_grid(plt, len(groups), panel_width=11.5, panel_height=5.0,
                                            max_columns=1)
@@ -110,8 +124,8 @@ def draw(plt, frame, column, summary):
     for axis, ((workload, platform), rows) in zip(axes, groups):
         columns = curve_columns(rows, exclude=PANEL_COLUMNS + [column])
         curves = sorted_curves(rows, columns)
-        axis.axhline(THRESHOLD, color="black", linestyle="--", linewidth=1.2,
-                     label=f"{THRESHOLD:.0%} efficiency threshold")
+        axis.axhline(threshold, color="black", linestyle="--", linewidth=1.2,
+                     label=f"{threshold:.0%} efficiency threshold")
         thresholds = {tuple(r["curve"][c] for c in columns): r
                       for r in summary_by_panel[(workload, platform)]}
         for (key, curve), style in zip(curves, curve_styles(curves, columns)):
@@ -120,17 +134,17 @@ def draw(plt, frame, column, summary):
             found = thresholds[tuple(key)]
             crossing = found["bandwidth_Gbps"]
             if crossing is None:
-                label += " (never ≥90%)"
+                label += f" (never ≥{threshold:.0%})"
             elif found["at_lowest"]:
-                label += f" (≥90% already at {crossing:.3g} Gb/s)"
+                label += f" (≥{threshold:.0%} already at {crossing:.3g} Gb/s)"
             else:
-                label += f" (≥90% from {crossing:.3g} Gb/s)"
+                label += f" (≥{threshold:.0%} from {crossing:.3g} Gb/s)"
             axis.plot(to_Gbps(curve[column]), curve["efficiency"], label=label, linewidth=2,
                       markersize=6, **style)
             if crossing is not None:
-                axis.plot([crossing, crossing], [0, THRESHOLD], color=style["color"],
+                axis.plot([crossing, crossing], [0, threshold], color=style["color"],
                           linestyle=":", linewidth=1.5)
-                axis.plot([crossing], [THRESHOLD], marker="D", color=style["color"],
+                axis.plot([crossing], [threshold], marker="D", color=style["color"],
                           markeredgecolor="black", markersize=7, zorder=4)
         swept = sorted(to_Gbps(rows[column]).unique())
         axis.set_xscale("log")
@@ -147,7 +161,7 @@ def draw(plt, frame, column, summary):
         handles, labels = axis.get_legend_handles_labels()
         handles.append(plt.Line2D([], [], marker="D", color="grey", markeredgecolor="black",
                                   linestyle="none", markersize=7))
-        labels.append("slowest bandwidth reaching 90% (interpolated)")
+        labels.append(f"slowest bandwidth reaching {threshold:.0%} (interpolated)")
         axis.legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5),
                     framealpha=0.9)
     swept = _SWEPT.get(column, (None, "inter-node bandwidth"))[1]
@@ -163,7 +177,11 @@ def main(argv=None, prog=None):
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
     parser.add_argument("--bandwidth-column", metavar="COL", default=DEFAULT_COLUMN,
                         help=f"sweep column with the bandwidth (default {DEFAULT_COLUMN})")
+    parser.add_argument("--thresholds", metavar="E[,E...]", default=f"{THRESHOLD:g}",
+                        help="efficiencies in (0, 1] to find the slowest bandwidth for, one table "
+                        f"each; the figure marks the first (default {THRESHOLD:g})")
     args = parser.parse_args(argv)
+    thresholds = parse_thresholds(args.thresholds)
 
     column = args.bandwidth_column
     frame = load_results(args.results, extra_numeric=[column])
@@ -172,9 +190,12 @@ def main(argv=None, prog=None):
         if value <= 0:
             fail(f"{args.results}: line {line}: column {column}: expected a positive "
                             f"bandwidth, got {value:g}")
-    summary = summary_rows(frame, column)
-    print_table(summary, column)
+    summaries = [summary_rows(frame, column, threshold) for threshold in thresholds]
+    for index, (threshold, summary) in enumerate(zip(thresholds, summaries)):
+        if index:
+            print()
+        print_table(summary, column, threshold)
     plt = pyplot()
-    save_figure(draw(plt, frame, column, summary), args.output)
+    save_figure(draw(plt, frame, column, summaries[0], thresholds[0]), args.output)
     if not args.quiet:
         print(f"wrote {args.output}", file=sys.stderr)

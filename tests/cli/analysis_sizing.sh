@@ -40,4 +40,29 @@ grep -q ',100Gbps$' "$WORK/strings.csv" || fail "fixture conversion did not prod
 $PY "$SCRIPT" "$WORK/strings.csv" -o "$WORK/strings.png" --bandwidth-column link_bandwidth \
   >"$WORK/strings.txt" || fail "plot_sizing.py --bandwidth-column exited $?"
 check_table "$WORK/strings.txt"
+# --thresholds 0.9,0.95: the same 0.9 table, then a 0.95 one, interpolated by hand:
+#   sgd 64 GPUs:       0.95 exactly at 200 Gb/s                           -> 200.00
+#   local_sgd 64 GPUs: 0.93 at 100, 0.97 at 200 -> halfway in log:  100*2^0.5  = 141.42
+#   dasgd 64 GPUs:     0.92 at 10,  0.97 at 25  -> 0.6 of the way:  10*2.5^0.6 =  17.33
+#   dasgd 256 GPUs:    0.88 at 25,  0.96 at 50  -> 0.875 of the way: 25*2^0.875 = 45.85
+#   sgd 256 GPUs:      none
+$PY "$SCRIPT" "$DATA/sizing.csv" -o "$WORK/two.png" --thresholds 0.9,0.95 >"$WORK/two.txt" ||
+  fail "plot_sizing.py --thresholds exited $?"
+awk 'NF == 0 { second = 1; next } !second' "$WORK/two.txt" >"$WORK/first.txt"
+awk 'NF == 0 { second = 1; next } second' "$WORK/two.txt" >"$WORK/second.txt"
+check_table "$WORK/first.txt"
+head -1 "$WORK/second.txt" | grep -q '^slowest bandwidth with efficiency >= 0.95 ' ||
+  fail "the second table is not the 0.95 one: $(head -1 "$WORK/second.txt")"
+expect "$WORK/second.txt" sgd 64 200.00
+expect "$WORK/second.txt" local_sgd 64 141.42
+expect "$WORK/second.txt" dasgd 64 17.33
+expect "$WORK/second.txt" dasgd 256 45.85
+expect "$WORK/second.txt" sgd 256 none
+for bad in 1.5 0 0.9,0.9 ninety; do
+  rc=0
+  $PY "$SCRIPT" "$DATA/sizing.csv" -o "$WORK/bad.png" --thresholds "$bad" >/dev/null 2>"$WORK/err" || rc=$?
+  [[ $rc == 2 && $(wc -l <"$WORK/err") == 1 ]] && grep -q '^--thresholds: expected' "$WORK/err" ||
+    fail "--thresholds $bad: exit $rc, $(cat "$WORK/err")"
+  [[ ! -e $WORK/bad.png ]] || fail "--thresholds $bad: wrote a figure"
+done
 echo "PASS analysis_sizing"
