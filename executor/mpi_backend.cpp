@@ -7,6 +7,7 @@
 #include "update_rules.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace dasim::executor {
 
@@ -39,6 +40,12 @@ MpiBackend::MpiBackend(const TrainOptions& options, Mlp& model, const Dataset& d
     shards_->copy_to_shard(model.weights(), shard_w_);
     shard_g_.assign(shard_w_.size(), 0.0f);
     unit_gathered_.assign(out_.buckets.size(), false);
+    // The gather order below assumes the planner's: bucket 0 holds the last layers, each next
+    // bucket the layers before.
+    for (size_t u = 0; u < out_.buckets.size(); ++u)
+      if (out_.buckets[u].last_layer !=
+          (u == 0 ? size_t(model.layers() - 1) : out_.buckets[u - 1].first_layer - 1))
+        throw std::logic_error("fsdp: the buckets are not whole layers in backward order");
     unit_of_layer_.assign(size_t(model.layers()), -1);
     for (size_t u = 0; u < out_.buckets.size(); ++u)
       for (size_t l = out_.buckets[u].first_layer; l <= out_.buckets[u].last_layer; ++l)
@@ -185,10 +192,12 @@ void MpiBackend::allreduce_blocking(Payload) {
 }
 
 void MpiBackend::apply_gradients(bool averaged) {
-  if (shards_)  // the reduce-scatters left the island's summed gradient of this rank's shard
+  if (shards_) {  // the reduce-scatters left the island's summed gradient of this rank's shard
+    if (!averaged) throw std::logic_error("fsdp steps always average their gradients (sgd or islands)");
     sgd_apply(shard_w_, shard_g_, options_.lr, bucket_ranks_);
-  else
-    sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
+    return;
+  }
+  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
 }
 
 void MpiBackend::average_weights() {
@@ -211,7 +220,7 @@ void MpiBackend::outer_gradient(int fragment) {
     top_k_select(residual_, delta, f.offset, f.count, top_k_count(options_.schedule.top_k.density, f.count),
                  sent);
     quantize_entries(sent, bits, residual_, f.offset);
-  } else {  // fsdp: one scale per rank's shard of the fragment
+  } else {  // one scale per fragment (fsdp: per rank's shard of it)
     quantize_in_place(delta, f.offset, f.count, bits);
   }
 }
@@ -252,6 +261,8 @@ void MpiBackend::step_done(long step) {
     materialize_weights();
     check_weights_consistency(options_.schedule, step, options_.steps, model_.weights(), comm_, ranks_);
     ++out_.consistency_checks;
+    if (shards_)  // freed again: the next forward must gather every unit, as without the check
+      for (int u = 0; u < bucket_count(); ++u) release_unit(u);
   }
   report_progress(options_, rank_, step, out_.steps.back(), loop_start_s_);
 }

@@ -2,7 +2,8 @@
 // FULL_SHARD as the simulator's worker runs it (sim/workers/worker.cpp): a unit is one gradient
 // bucket, so bucket 0 holds the last layers and forward meets the units from the last one down.
 //   forward   before a unit's first layer: wait for its all-gather, start the next unit's (one
-//             unit of prefetch); after its last layer, free it, but the unit forward ends with
+//             unit of prefetch); after its last layer, free it, except the unit forward ends with
+//             (kept for backward)
 //   backward  before a unit's last layer: wait for its all-gather (the kept unit needs none) and
 //             start the next unit's (BACKWARD_PRE); once its gradient is complete, free it and
 //             hand it to the schedule, which reduce-scatters it (start)

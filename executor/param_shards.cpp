@@ -2,6 +2,7 @@
 #include "param_shards.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -17,6 +18,8 @@ ParamShards::ParamShards(const std::vector<workload::Bucket>& units, int ranks, 
   units_.resize(units.size());
   for (size_t u : by_offset) {
     const int64_t params = units[u].params;
+    if (params > std::numeric_limits<int>::max())  // MPI counts are ints
+      throw std::invalid_argument("ParamShards: a unit of more than 2^31 - 1 parameters");
     const int64_t chunk = (params + ranks - 1) / ranks;
     Unit& unit = units_[u];
     unit.param_offset = units[u].param_offset;

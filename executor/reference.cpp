@@ -13,9 +13,9 @@
 namespace dasim::executor {
 namespace {
 
-std::vector<float> sum_over(const std::vector<std::vector<float>>& buffers) {
+std::vector<float> sum_over(const std::vector<std::vector<float>>& buffers, size_t stride = 1) {
   std::vector<float> sum = buffers.front();
-  for (size_t j = 1; j < buffers.size(); ++j)
+  for (size_t j = stride; j < buffers.size(); j += stride)
     for (size_t i = 0; i < sum.size(); ++i) sum[i] += buffers[j][i];
   return sum;
 }
@@ -39,6 +39,9 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
                               uint64_t seed, const std::vector<Dataset>& shards, int batch, float lr,
                               int steps) {
   const int n = static_cast<int>(shards.size());
+  // Between islands the island is the worker: the averages take one replica of each (its mates
+  // hold the same weights), in island order, as the trainer's ranks of one index do.
+  const int island = has_islands(schedule) ? schedule.island_gpus : 1, workers = n / island;
   std::vector<Mlp> models(n, Mlp(widths, seed));
   std::vector<std::vector<float>> snapshots(n);
   std::vector<float> snapshot_sum;
@@ -48,7 +51,7 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
   std::vector<int32_t> y;
   ReferenceResult result;
   auto merge = [&] {
-    for (int j = 0; j < n; ++j) dasgd_merge(models[j].weights(), snapshots[j], snapshot_sum, n);
+    for (int j = 0; j < n; ++j) dasgd_merge(models[j].weights(), snapshots[j], snapshot_sum, workers);
     pending = false;
   };
   // The DiLoCo family: one global copy (the ranks' copies are identical by construction), the
@@ -76,7 +79,7 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
     for (int j = 0; j < n; ++j) {  // every replica's outer step starts from the same global state
       std::vector<float> g = global;
       std::vector<float> m = momentum;
-      outer_step(g, m, delta_sum, models[j].weights(), schedule, n, f.param_offset, f.params);
+      outer_step(g, m, delta_sum, models[j].weights(), schedule, workers, f.param_offset, f.params);
       if (j == n - 1) {
         global = g;
         momentum = m;
@@ -101,7 +104,6 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
       continue;
     }
     if (has_islands(schedule)) {  // each island of consecutive replicas averages its gradients
-      const int island = schedule.island_gpus;
       for (int first = 0; first < n; first += island) {
         const auto island_sum =
             sum_over(std::vector<std::vector<float>>(grads.begin() + first, grads.begin() + first + island));
@@ -114,16 +116,14 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
       if (is_averaging_step(schedule, k)) {
         std::vector<std::vector<float>> all;
         for (auto& m : models) all.push_back(m.weights());
-        const auto weight_sum = sum_over(all);
-        for (auto& m : models) average_from_sum(m.weights(), weight_sum, n);
+        const auto weight_sum = sum_over(all, size_t(island));
+        for (auto& m : models) average_from_sum(m.weights(), weight_sum, workers);
       }
       continue;
     }
     if (schedule.eager) {  // every replica its own outer weights: the own part of each step is fresh
       if (!is_fragment_sync_step(schedule, 0, k)) continue;
       const auto& f = fragments.front();
-      // The workers are the islands (one replica of each in the sum; its mates hold the same).
-      const int island = schedule.island_gpus, workers = n / island;
       std::vector<float> sum(global.size(), 0.0f), comb(global.size());
       for (int j = 0; j < n; ++j) {
         outer_gradient(eager_global[size_t(j)], models[j].weights(), eager_own[size_t(j)], f.param_offset,
@@ -149,7 +149,7 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
         if (!is_fragment_sync_step(schedule, int(p), k)) continue;
         const auto& f = fragments[p];
         std::fill(delta_sum.begin() + f.param_offset, delta_sum.begin() + f.param_offset + f.params, 0.0f);
-        for (int j = 0; j < n; ++j) {  // in rank order, as the trainer adds the gathered pairs
+        for (int j = 0; j < n; j += island) {  // in rank order, as the trainer adds the gathered pairs
           outer_gradient(global, models[j].weights(), delta, f.param_offset, f.params);
           if (has_top_k(schedule)) {
             const int64_t kept = top_k_count(schedule.top_k.density, f.params);
@@ -173,7 +173,7 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
     if (pending && k == due) merge();
     if (is_averaging_step(schedule, k)) {
       for (int j = 0; j < n; ++j) snapshots[j] = models[j].weights();
-      snapshot_sum = sum_over(snapshots);
+      snapshot_sum = sum_over(snapshots, size_t(island));
       pending = true;
       due = k + schedule.delay;
       if (schedule.delay == 0) merge();

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # dasim-train with hierarchical data parallelism on 4 ranks in 2 islands of 2: gradients averaged
-# inside each island every step, DiLoCo (blocking and eager) / DaSGD between the islands, the
-# islands being the workers (eager DiLoCo combines one fresh outer gradient per island). Every rank's final weights
-# equal the serial reference's (--verify, which averages the replicas' gradients per island), the
-# weights differ across islands between synchronisations (--check-consistency), the target loss is
-# reached; islands that do not split the ranks get one line and exit 2.
+# inside each island every step, DiLoCo (blocking and eager), DaSGD or local SGD between the
+# islands, the islands being the workers (eager DiLoCo combines one fresh outer gradient per
+# island). Every rank's final weights equal the serial reference's (--verify, which averages the
+# replicas' gradients per island), the weights differ across islands between synchronisations
+# (--check-consistency), the target loss is reached; islands that do not split the ranks get one
+# line and exit 2.
 set -euo pipefail
 source "$2/tests/executor/cli_helpers.bash"
 mpi4() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 "$TRAIN" "$@"; }
 
-for schedule in "diloco --H 5" "diloco --H 5 --eager" "dasgd --tau 4 --delay 1"; do
+for schedule in "diloco --H 5" "diloco --H 5 --eager" "dasgd --tau 4 --delay 1" "local_sgd --tau 4"; do
   name=${schedule//[ -]/}
   # shellcheck disable=SC2086
   mpi4 --schedule $schedule --island-ranks 2 --steps 100 --check-consistency --verify --target-loss 0.3 \
