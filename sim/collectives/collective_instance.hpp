@@ -35,6 +35,9 @@ constexpr int tree_down_channel(int tree) {
   return 3 + 2 * tree;
 }
 constexpr int kFirstRingChannel = 8;  // ring channel k uses mailbox channel 8 + k
+// phase_end() key of the coarse tree's start: every rank of the collective has arrived (phase 0 of
+// tree_up_channel(0) is its end).
+constexpr int kTreeArrivalPhase = 1;
 // (One collective runs one algorithm, so tree channels 2 + 2t may reach the ring channels' numbers
 // without sharing a mailbox: mailboxes belong to one collective.)
 

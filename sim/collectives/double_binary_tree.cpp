@@ -301,6 +301,13 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
     auto& state = ctx.instance.coarse_tree(t, p);
     state.flows_began = std::max(state.flows_began, now);
   }
+  // A tree moves a chunk up only once every child's chunk has come (the parent reduces them), and
+  // each of NCCL's connections buffers NCCL_STEPS chunks: an early subtree runs ahead by a few
+  // chunks, not by the whole message. So the edges' flows start when the last rank has arrived,
+  // together, as they do when every rank arrives at once. (Started one by one as ranks arrive, the
+  // tree's flows, coupled through the NICs they share, cost the max-min solver a re-solve of the
+  // whole tree per arrival: quadratic in the GPUs with jitter.)
+  ctx.instance.phase_end(tree_up_channel(0), kTreeArrivalPhase, 0, p)->wait();
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     const auto& tree = trees[size_t(t)];
     const bool has_sibling = t % 2 == 0 && size_t(t + 1) < trees.size();

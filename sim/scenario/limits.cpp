@@ -39,16 +39,16 @@ constexpr double kSecondsPerGpuAllreduceAt1024 = 41e-6;
 constexpr double kGpuExponent = 0.55;
 constexpr double kRingExponent = 0.67;
 
-// Jitter desynchronises the ranks: each reaches each collective at its own instant, and every
-// arrival re-solves the sharing of all the flows in flight (SimGrid's LMM solver, 57% of a
-// profile), so the cost grows as GPUs^2.1 instead. Measured 2026-12-03, `dasim run` of ResNet-50,
-// sgd, 4 buckets, 8 + 4 iterations, jitter stddev 0.001 (the worst: 0.05 took half as long):
-//   flat-100gbe-64 (1 ring): 256 GPUs 7.96 s, 512 GPUs 34.5 s (without jitter 0.75, 1.72 s)
-//   dgx-h100-ndr (8 rings): 128 GPUs 2.18 s, 256 GPUs 8.49 s, 512 GPUs 34.9 s (0.64, 1.89, 5.02 s)
-// 0.72 s per iteration and bucket at 512 GPUs, whatever the rings; linear in iterations (24: 2.2x)
-// and in buckets (1 bucket at 256 GPUs: 1.35 s).
-constexpr double kJitterSecondsPerBucketAt512 = 0.72;
-constexpr double kJitterGpuExponent = 2.1;
+// Jitter desynchronises the ranks, so no run folds and each rank reaches each collective at its
+// own instant. A tree's flows start together when the last rank has arrived
+// (double_binary_tree.cpp), so the solver re-solves a tree once, not once per arrival; what is
+// left is kJitterCostFactor (limits.hpp) over the whole run's estimate without jitter. Measured
+// 2026-12-03, `dasim run` of ResNet-50, sgd, 4 buckets, 8 + 4 iterations, jitter stddev 0.001
+// (NCCL's tuner picks trees on both), on the idle 2-core machine:
+//   flat-100gbe-64 (1 NIC): 256 GPUs 0.97 s, 512 GPUs 1.95 s
+//   dgx-h100-ndr (8 NICs): 128 GPUs 0.95 s, 256 GPUs 2.38 s, 512 GPUs 5.70 s
+// 2.0 to 3.5 times estimate_cost of every GPU. Before the trees started together the same runs
+// took 7.96, 34.5, 2.18, 8.49 and 34.9 s, growing as GPUs^2.1.
 
 constexpr const char* kRefusing = "; refusing (use --force to run anyway)";
 
@@ -88,11 +88,6 @@ int64_t simulated_gpus(const Scenario& sc, const Configuration& c) {
   } catch (const InputError&) {
     return gpus;  // a configuration the run will refuse with its own message: estimated whole
   }
-}
-
-double jitter_iteration_s(int64_t gpus, size_t gradient_buckets) {
-  return kJitterSecondsPerBucketAt512 * std::pow(static_cast<double>(gpus) / 512, kJitterGpuExponent) *
-         static_cast<double>(gradient_buckets);
 }
 
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings) {
@@ -265,9 +260,7 @@ namespace {
 double wall_s(const Scenario& sc, const Configuration& c, int64_t simulated) {
   const size_t collectives = allreduces(sc, c);
   const auto e = estimate_cost(simulated, collectives, rings_of(sc, c.platform));
-  const double iteration_s = sc.jitter_stddev > 0
-                                 ? std::max(e.iteration_s, jitter_iteration_s(simulated, collectives))
-                                 : e.iteration_s;
+  const double iteration_s = sc.jitter_stddev > 0 ? kJitterCostFactor * e.iteration_s : e.iteration_s;
   return e.startup_s + iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
 

@@ -33,9 +33,10 @@ struct CostEstimate {
 // allreduce); `rings`: ring channels side by side. The per-iteration time grows with GPUs^1.55 x
 // allreduces x rings^0.67, the memory with GPUs (the GPUs simulated: two nodes' for a folded run).
 CostEstimate estimate_cost(int64_t gpus, size_t gradient_buckets, int rings = 1);
-// With jitter the ranks reach each collective at their own instants, which costs a simulation far
-// more: its wall time per iteration, when above estimate_cost's (limits.cpp has the measurements).
-double jitter_iteration_s(int64_t gpus, size_t gradient_buckets);
+// With jitter nothing folds and the ranks reach each collective at their own instants, which
+// costs a simulation more than the same GPUs without jitter: this factor over estimate_cost of
+// every GPU (limits.cpp has the measurements).
+inline constexpr double kJitterCostFactor = 2.5;
 
 // Estimated wall time of simulating one configuration, warm-up included (estimate_cost of the GPUs
 // it simulates x its iterations): what the limits add up, and what shards are balanced by.

@@ -95,6 +95,21 @@ TEST(Schedules, StragglerSlowsTheSynchronousClusterAndJitterIsDeterministic) {
   EXPECT_GT(a.iter_time_s, kStep * 1.0001);  // the max of jittered workers is slower than the mean
 }
 
+TEST(Schedules, AStragglerDelaysATreeAllreduceWithoutShorteningIt) {
+  // NCCL's trees reduce a chunk at a parent only once every child's has come and buffer a few
+  // chunks per connection, so the allreduce runs when the last rank arrives, over the same flows
+  // as when all arrive together: with rank 2 1.5x slower, the step is 1.5 x compute plus the same
+  // tree allreduce (the early ranks' edges do not move the message ahead of the straggler).
+  for (int p : {8, 16}) {
+    auto c = config(p, sgd(false, 1e12));
+    c.collective.algorithm = collectives::Algorithm::tree;
+    const double tree_s = simulate(c).iter_time_s - kStep;
+    EXPECT_GT(tree_s, 0.5 * ring(p, kWeights)) << p;  // a real allreduce, not a no-op
+    c.slowdown_by_rank[2] = 1.5;
+    EXPECT_NEAR(simulate(c).iter_time_s, 1.5 * kStep + tree_s, 1e-9 * kStep) << p;
+  }
+}
+
 }  // namespace
 
 namespace {
