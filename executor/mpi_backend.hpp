@@ -70,6 +70,7 @@ class MpiBackend {
   ParamShards::Range fragment_range(int fragment) const;
   // fsdp (mpi_backend_fsdp.cpp).
   void sharded_forward_backward(const schedules::BucketReady& bucket_ready);
+  void gather_unit(int unit, MPI_Request* request);  // this rank's chunk into every rank's model
   void start_gather(int unit);
   void release_unit(int unit);
   Collective start_reduce_scatter(int unit);

@@ -51,16 +51,19 @@ void MpiBackend::sharded_forward_backward(const schedules::BucketReady& bucket_r
   loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
 }
 
+void MpiBackend::gather_unit(int unit, MPI_Request* request) {
+  const auto& counts = shards_->counts(unit);
+  mpi_check(MPI_Iallgatherv(shard_w_.data() + shards_->shard_offset(unit), counts[size_t(bucket_rank_)],
+                            MPI_FLOAT, model_.weights().data() + out_.buckets[size_t(unit)].param_offset,
+                            counts.data(), shards_->displs(unit).data(), MPI_FLOAT, bucket_comm_, request),
+            "MPI_Iallgatherv (fsdp unit weights)");
+}
+
 void MpiBackend::start_gather(int unit) {
   if (unit_gathered_[size_t(unit)]) return;
   unit_gathered_[size_t(unit)] = true;
   const double t0 = wall_now_s();
-  const auto& counts = shards_->counts(unit);
-  mpi_check(MPI_Iallgatherv(shard_w_.data() + shards_->shard_offset(unit), counts[size_t(bucket_rank_)],
-                            MPI_FLOAT, model_.weights().data() + out_.buckets[size_t(unit)].param_offset,
-                            counts.data(), shards_->displs(unit).data(), MPI_FLOAT, bucket_comm_,
-                            &requests_[gather_request(unit)]),
-            "MPI_Iallgatherv (fsdp unit weights)");
+  gather_unit(unit, &requests_[gather_request(unit)]);
   clock_.started(t0);
   call_s_ += wall_now_s() - t0;
 }
@@ -80,16 +83,14 @@ MpiBackend::Collective MpiBackend::start_reduce_scatter(int unit) {
   return c;
 }
 
+// Outside the steps' timing: every unit's gather at once, then the wait for all of them.
 void MpiBackend::materialize_weights() {
   if (!shards_) return;
-  WatchdogGuard guard("MPI_Allgatherv (fsdp weights)");
-  for (int u = 0; u < bucket_count(); ++u) {
-    const auto& counts = shards_->counts(u);
-    mpi_check(MPI_Allgatherv(shard_w_.data() + shards_->shard_offset(u), counts[size_t(bucket_rank_)],
-                             MPI_FLOAT, model_.weights().data() + out_.buckets[size_t(u)].param_offset,
-                             counts.data(), shards_->displs(u).data(), MPI_FLOAT, bucket_comm_),
-              "MPI_Allgatherv (fsdp weights)");
-  }
+  std::vector<MPI_Request> gathers(out_.buckets.size(), MPI_REQUEST_NULL);
+  for (int u = 0; u < bucket_count(); ++u) gather_unit(u, &gathers[size_t(u)]);
+  WatchdogGuard guard("MPI_Waitall (fsdp weights)");
+  mpi_check(MPI_Waitall(static_cast<int>(gathers.size()), gathers.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall (fsdp weights)");
 }
 
 }  // namespace dasim::executor

@@ -61,10 +61,10 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
                      delta_sum(global.size());
   std::vector<long> outer_due(fragments.size(), 0);
   std::vector<ParamShards> shard_owners;  // fsdp: each rank's shard of an island
-  if (has_sharded_steps(schedule) && has_islands(schedule))
-    for (int r = 0; r < schedule.island_gpus; ++r)
-      shard_owners.emplace_back(plan_model_buckets(models.front(), schedule).buckets, schedule.island_gpus,
-                                r);
+  if (has_sharded_steps(schedule) && has_islands(schedule)) {
+    const auto units = plan_model_buckets(models.front(), schedule).buckets;
+    for (int r = 0; r < island; ++r) shard_owners.emplace_back(units, island, r);
+  }
   // Top-k: each replica's error-feedback residual; the pairs it sends.
   std::vector<std::vector<float>> residuals(size_t(n), std::vector<float>(global.size(), 0.0f));
   std::vector<SparseEntry> sent;

@@ -273,7 +273,6 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
   const int p = static_cast<int>(trees.front().parent.size());
   const int rank = ctx.rank;
   const double wire = bytes / ctx.instance.costs.bandwidth_factor;
-  const double now = sg4::Engine::get_clock();
   // Every tree's flows at this rank, and where to note the end of the ones the model times.
   std::vector<sg4::CommPtr> flows;
   std::vector<std::array<double*, 2>> note_end;
@@ -297,10 +296,6 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
   auto in_sibling = [&](int t, int child, int parent) {
     return t % 2 == 1 && shared_chain_edge(t, child, parent);
   };
-  for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
-    auto& state = ctx.instance.coarse_tree(t, p);
-    state.flows_began = std::max(state.flows_began, now);
-  }
   // A tree moves a chunk up only once every child's chunk has come (the parent reduces them), and
   // each of NCCL's connections buffers NCCL_STEPS chunks: an early subtree runs ahead by a few
   // chunks, not by the whole message. So the edges' flows start when the last rank has arrived,
@@ -308,6 +303,8 @@ void run_coarse_trees(const PartContext& ctx, const std::vector<BinaryTree>& tre
   // tree's flows, coupled through the NICs they share, cost the max-min solver a re-solve of the
   // whole tree per arrival: quadratic in the GPUs with jitter.)
   ctx.instance.phase_end(tree_up_channel(0), kTreeArrivalPhase, 0, p)->wait();
+  for (int t = 0; t < static_cast<int>(trees.size()); ++t)
+    ctx.instance.coarse_tree(t, p).flows_began = sg4::Engine::get_clock();  // the last arrival
   for (int t = 0; t < static_cast<int>(trees.size()); ++t) {
     const auto& tree = trees[size_t(t)];
     const bool has_sibling = t % 2 == 0 && size_t(t + 1) < trees.size();
