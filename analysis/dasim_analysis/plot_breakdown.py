@@ -8,8 +8,10 @@ Compute + exposed is about the iteration time, marked by a black tick (iter_time
 the hatched part above the tick is communication the schedule hid behind compute and the bar top
 is compute + all communication. One panel per (workload, platform).
 
-Usage: python3 -m dasim_analysis plot-breakdown RESULTS.csv -o FILE.png
+Usage: python3 -m dasim_analysis plot-breakdown RESULTS.csv -o FILE.png [--gpus 8,512,4096]
        (or analysis/plot_breakdown.py with the same arguments, as `dasim run --plot` calls it)
+--gpus draws only those GPU counts: a sweep of ten counts and eight configurations makes 80 bars
+per panel, too many to read.
 """
 
 import argparse
@@ -18,6 +20,7 @@ import sys
 from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label, panels,
                      sorted_curves)
 from .figures import legend_outside, pyplot, save_figure, subplot_grid
+from .errors import fail
 from .results_io import load_results
 
 COMPONENTS = [  # (label, colour, hatch)
@@ -76,15 +79,41 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     legend_outside(axis, handles=[handles[i] for i in order], labels=[labels[i] for i in order])
 
 
+def parse_gpu_counts(text):
+    """--gpus: positive GPU counts, comma-separated, each once."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) <= 0 or len(set(counts)) != len(counts):
+        fail(f"--gpus: expected positive GPU counts separated by commas, each once, got '{text}'")
+    return counts
+
+
+def keep_gpu_counts(path, frame, counts):
+    """The rows of the GPU counts asked for; every one of them must be in the file."""
+    present = set(int(g) for g in frame["gpus"].unique())
+    missing = [c for c in counts if c not in present]
+    if missing:
+        fail(f"{path}: --gpus {','.join(map(str, missing))}: no rows with that many GPUs "
+             f"(the file has {', '.join(map(str, sorted(present)))})")
+    return frame[frame["gpus"].isin(counts)]
+
+
 def main(argv=None, prog=None):
     parser = argparse.ArgumentParser(prog=prog, description="Stacked bars of compute / hidden / exposed "
                                      "communication per iteration from a dasim results.csv.")
     parser.add_argument("results", metavar="RESULTS.csv")
     parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
+    parser.add_argument("--gpus", metavar="N[,N...]",
+                        help="draw only these GPU counts (default: every count in the file)")
     args = parser.parse_args(argv)
 
+    counts = parse_gpu_counts(args.gpus) if args.gpus is not None else None
     frame = load_results(args.results)
+    if counts is not None:
+        frame = keep_gpu_counts(args.results, frame, counts)
     check_panels(args.results, frame, "gpus")
     plt = pyplot()
     longest = float((frame["compute_s"] + frame[["comm_s", "exposed_comm_s"]].max(axis=1)).max())
