@@ -110,7 +110,7 @@ void BM_ResNet50SgdTreesJitter_512Gpus(benchmark::State& state) {
   run(state, config);
 }
 // scenarios/modern-llm.json's GPT-2 XL (bf16, 8 sequences of 1024 tokens per H100) with DDP's
-// default 25 MiB buckets instead of its 400 MiB ones.
+// default 25 MiB buckets, the smaller of the scenario's two bucket sizes.
 void BM_Gpt2XlSgdHierarchical_4096Gpus(benchmark::State& state) {
   engine::TrainingConfig config;
   config.platform = platform::load_platform(bench::preset("dgx-h100-ndr.json"), 512);

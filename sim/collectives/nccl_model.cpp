@@ -152,8 +152,34 @@ bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol prot
   return false;
 }
 
+namespace {
+
+// dasim's hierarchical allreduce is no NCCL algorithm, so NCCL's tuner has no formula for it; this
+// one follows what communicator.cpp runs, phase after phase: a ring reduce-scatter inside the node
+// (g - 1 steps of S/g over the intra-node ring), one ring allreduce across the N nodes per local
+// GPU on 1/g of the buffer (2(N - 1) network steps; the g rings share the node's NICs, so together
+// they move 2(N - 1)/N x S through its NIC aggregate), and a ring all-gather inside the node (g - 1
+// steps). Every step pays at least the protocol's ring hop latency of what it crosses, as the
+// simulated steps do. Charging it the flat ring's 2(gN - 1) steps instead (the NCCL formula for a
+// ring of all ranks) overstated its latency by orders of magnitude on large clusters and made
+// `protocol: auto` pick LL where LL128 or Simple ran faster.
+double hierarchical_time_s(const TopologySummary& t, double bytes, Protocol protocol) {
+  const double g = t.gpus_per_node, n = t.nodes;
+  const auto costs = protocol_costs(Algorithm::hierarchical, protocol);
+  const double latency = costs.base_latency_s + 2 * (g - 1) * costs.hop_latency(t.intra_hop) +
+                         2 * (n - 1) * costs.hop_latency(HopKind::net);
+  double transfer = 0;
+  if (g > 1) transfer += 2 * (g - 1) / g * bytes / (t.ring_intra_Bps * costs.bandwidth_factor);
+  if (n > 1) transfer += 2 * (n - 1) / n * bytes / (t.node_nic_Bps * costs.bandwidth_factor);
+  return latency + transfer;
+}
+
+}  // namespace
+
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
                         Protocol protocol) {
+  if (algorithm == Algorithm::hierarchical && op == Op::allreduce)
+    return hierarchical_time_s(t, bytes, protocol);
   const double factor =
       protocol == Protocol::links ? 1.0 : protocol_costs(algorithm, protocol).bandwidth_factor;
   const double latency = protocol == Protocol::links ? 0.0 : algorithm_latency_s(t, op, algorithm, protocol);

@@ -132,3 +132,39 @@ TEST(NcclModel, NvlsOnlyWhereItBeatsTheRing) {
   t.nodes = 2;
   EXPECT_FALSE(can_run(t, Op::allreduce, Algorithm::nvls, Protocol::simple));  // needs IB SHARP across nodes
 }
+
+TEST(NcclModel, HierarchicalIsPricedAsItsThreePhasesRun) {
+  // dasim's hierarchical allreduce (no NCCL algorithm): ring reduce-scatter inside the node, a ring
+  // allreduce across the nodes per local GPU, ring all-gather inside the node. On 4 DGX A100
+  // nodes: g = 8 over NVSwitch ports (240e9 B/s achieved), N = 4 over the node's 8 HDR rails
+  // (8 x 23.94e9 B/s), ring hop latencies NVLink / NET.
+  const auto t = summarize_topology(load_platform(preset("dgx-a100-hdr.json"), 4));
+  const double S = 64.0 * (1 << 20), intra_Bps = 240e9, nic_Bps = 8 * 31.5e9 * 0.76;
+  struct Expected {
+    Protocol protocol;
+    double base_us, nvlink_hop_us, net_hop_us, factor;
+  };
+  for (auto e : {Expected{Protocol::ll, 6.6, 0.6, 2.7, 0.5}, Expected{Protocol::ll128, 14.0, 1.9, 4.0, 0.92},
+                 Expected{Protocol::simple, 8.4, 3.4, 14.0, 1.0}}) {
+    const double expected = (e.base_us + 2 * 7 * e.nvlink_hop_us + 2 * 3 * e.net_hop_us) * 1e-6 +
+                            2 * 7.0 / 8 * S / (intra_Bps * e.factor) + 2 * 3.0 / 4 * S / (nic_Bps * e.factor);
+    EXPECT_NEAR(predicted_time_s(t, Op::allreduce, S, Algorithm::hierarchical, e.protocol), expected, 1e-12)
+        << to_string(e.protocol);
+  }
+  // 256 DGX H100 nodes, one 256 MiB bucket: NVLink4 ports 450e9 x 0.824 = 370.8e9, 8 NDR rails of
+  // 50e9 x 0.96 = 48e9 (384e9 a node). Transfer at full rate: 1.75 S / 370.8e9 + 1.992 S / 384e9
+  // = 2.66 ms. Latency (us) and transfer (ms) of each protocol:
+  //   LL      6.6 + 14 x 0.6 + 510 x 2.7 = 1392    2.66 / 0.5  = 5.32
+  //   LL128  14.0 + 14 x 1.9 + 510 x 4.0 = 2081    2.66 / 0.92 = 2.89
+  //   Simple  8.4 + 14 x 3.4 + 510 x 14  = 7196    2.66 / 1    = 2.66
+  // so LL128 (4.97 ms) before LL (6.71) and Simple (9.86). A flat ring's 4094 steps would make it
+  // LL (old behaviour, which ran 37% slower than LL128 in BERT-large's local SGD at 2048 GPUs).
+  const auto h100 = summarize_topology(load_platform(preset("dgx-h100-ndr.json"), 256));
+  CollectiveOptions options;
+  options.algorithm = Algorithm::hierarchical;
+  options.protocol = Protocol::automatic;
+  EXPECT_EQ(describe(choose(h100, options, Op::allreduce, 256.0 * (1 << 20))), "hierarchical/ll128");
+  EXPECT_NEAR(
+      predicted_time_s(h100, Op::allreduce, 256.0 * (1 << 20), Algorithm::hierarchical, Protocol::ll128),
+      4.97e-3, 0.01e-3);
+}
