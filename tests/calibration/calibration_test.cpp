@@ -4,6 +4,7 @@
 #include "calibration/calibration.hpp"
 
 #include "common/errors.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path temp_dir() {
-  fs::path dir = fs::temp_directory_path() / ("dasim_calibration_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+  return dasim::testing::scratch_dir("dasim_calibration_test");
 }
 
 nlohmann::json valid() {

@@ -2,6 +2,7 @@
 // ranks; the IDX loader reads a tiny hand-written file and rejects malformed ones naming the file.
 #include "dataset.hpp"
 #include "common/errors.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ using namespace dasim::executor;
 namespace {
 
 std::string write_bytes(const std::string& name, const std::vector<unsigned char>& bytes) {
-  const auto path = std::filesystem::temp_directory_path() / ("dasim_executor_test_" + name);
+  const auto path = dasim::testing::scratch_dir("dasim_executor_test") / name;
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   return path.string();
 }

@@ -9,6 +9,7 @@
 #include "kernels/fit_calibration.hpp"
 #include "kernels/im2col_conv.hpp"
 #include "kernels/stats.hpp"
+#include "support/scratch_dir.hpp"
 #include "workload/shape_key.hpp"
 
 #include <gtest/gtest.h>
@@ -247,7 +248,7 @@ TEST(FitCalibration, KernelsOfEqualFlopsBecomeOnePoint) {
 }
 
 TEST(Calibrate, QuickCpuFileRoundTripsThroughTheLoader) {
-  std::string out = (std::filesystem::temp_directory_path() / "dasim_kernels_test_cpu.json").string();
+  std::string out = (dasim::testing::scratch_dir("dasim_kernels_test") / "cpu.json").string();
   CalibrateRequest request;
   request.device = "cpu";
   request.quick = true;

@@ -10,6 +10,7 @@
 //   c1: r0 -green- r1            r0 -green- r1
 #include "platform/bisection.hpp"
 #include "platform/platform_loader.hpp"
+#include "support/scratch_dir.hpp"
 #include "transfer_probe.hpp"
 
 #include <fmt/format.h>
@@ -24,7 +25,7 @@ namespace {
 using dasim::platform::load_platform;
 
 std::string dragonfly_file(const std::string& name, int nodes, const std::string& shape) {
-  auto path = std::filesystem::temp_directory_path() / fmt::format("dasim-test-{}-{}.json", ::getpid(), name);
+  auto path = dasim::testing::scratch_dir("dasim-dragonfly-test") / (name + ".json");
   std::ofstream(path) << fmt::format(R"({{
     "nodes": {},
     "node": {{"gpus": 1, "gpu": {{"model": "test", "speed": "1Tf"}},

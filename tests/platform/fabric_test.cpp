@@ -4,6 +4,7 @@
 #include "platform/platform_loader.hpp"
 #include "runtime/isolated_run.hpp"
 #include "runtime/simulation.hpp"
+#include "support/scratch_dir.hpp"
 #include "transfer_probe.hpp"
 
 #include <fmt/format.h>
@@ -18,7 +19,7 @@ namespace {
 using dasim::platform::load_platform;
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / fmt::format("dasim-test-{}-{}", ::getpid(), name);
+  auto path = dasim::testing::scratch_dir("dasim-fabric-test") / name;
   std::ofstream(path) << text;
   return path.string();
 }

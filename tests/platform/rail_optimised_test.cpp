@@ -8,6 +8,7 @@
 // second.
 #include "platform/bisection.hpp"
 #include "platform/platform_loader.hpp"
+#include "support/scratch_dir.hpp"
 #include "transfer_probe.hpp"
 
 #include <fmt/format.h>
@@ -21,9 +22,8 @@ namespace {
 using dasim::platform::load_platform;
 
 std::string fat_tree_by_ports(int nodes, bool rail_optimised, double oversubscription) {
-  auto path =
-      std::filesystem::temp_directory_path() /
-      fmt::format("dasim-test-{}-rail-{}-{}-{}.json", ::getpid(), nodes, rail_optimised, oversubscription);
+  auto path = dasim::testing::scratch_dir("dasim-rail-test") /
+              fmt::format("rail-{}-{}-{}.json", nodes, rail_optimised, oversubscription);
   std::ofstream(path) << fmt::format(R"({{
     "nodes": {},
     "node": {{"gpus": 2, "gpu": {{"model": "test", "speed": "1Tf"}},

@@ -4,10 +4,10 @@
 #include "common/errors.hpp"
 #include "platform/platform_loader.hpp"
 #include "scenario/scenario.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -22,9 +22,7 @@ namespace fs = std::filesystem;
 // Writes a one-workload (ResNet-50) scenario and loads it.
 Scenario load(const std::string& platform, const std::string& nodes, const std::string& schedule,
               int iterations = 8, int warmup = 4) {
-  fs::path dir = fs::temp_directory_path() / ("dasim-limits-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path file = dir / "s.json";
+  fs::path file = dasim::testing::scratch_dir("dasim-limits") / "s.json";
   std::ofstream(file) << R"({"platforms": [{"file": ")" << DASIM_SOURCE_DIR << "/platforms/" << platform
                       << R"(.json", "nodes": [)" << nodes << R"(]}], "workloads": ["resnet50"],
     "batch_per_gpu": 32, "schedules": [)"
@@ -208,8 +206,7 @@ TEST(Limits, NodeCountBeyondIntIsAnInputError) {
 
 TEST(Limits, PlatformNodeCountBeyondIntIsReportedAsWritten) {
   // platforms/*.json "nodes": 4294967296 used to wrap to 0 and be reported as "got 0".
-  fs::path file =
-      fs::temp_directory_path() / ("dasim-limits-platform-" + std::to_string(::getpid()) + ".json");
+  fs::path file = dasim::testing::scratch_dir("dasim-limits") / "platform.json";
   std::ifstream in(std::string(DASIM_SOURCE_DIR) + "/platforms/flat-100gbe-64.json");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto pos = text.find("\"nodes\": 64");

@@ -46,6 +46,7 @@ engine::TrainingConfig mixed_sites_config(schedules::ScheduleSpec schedule) {
       DASIM_SOURCE_DIR);
   auto c = config(2, schedule);
   c.platform = platform::load_platform(file);
+  std::filesystem::remove_all(dir);  // the loaded spec holds everything; leave nothing in /tmp
   c.workload = flop_layers();
   c.calibration = gpu_at(2e13);
   c.site_calibrations = {gpu_at(2e13), gpu_at(1e13)};

@@ -11,6 +11,7 @@
 //   Parameters: Conv2d_0 16 x 3 x 3 x 3 + 16 = 448; Linear_0 10 x 16384 + 10 = 163,850.
 #include "workload/profiler_trace_import.hpp"
 #include "common/errors.hpp"
+#include "support/scratch_dir.hpp"
 #include "workload/profiler_trace.hpp"
 #include "workload/profiler_trace_steps.hpp"
 #include "workload/workload_file.hpp"
@@ -36,7 +37,7 @@ nlohmann::json fixture_json() {
 }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("dasim_profiler_trace_" + name)).string();
+  return (dasim::testing::scratch_dir("dasim_profiler_trace") / name).string();
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {

@@ -1,5 +1,7 @@
 // End-to-end `dasim workload show`: JSON output carries the published totals and the hand-derived
 // bucket plan; bad input exits 2 with one line naming the file and JSON path and no stdout.
+#include "support/scratch_dir.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -54,7 +56,7 @@ TEST(WorkloadCommand, JsonOutputLoadsAsTheWorkloadItShows) {
                      cal + " --format json");
   ASSERT_EQ(first.status, 0) << first.out;
   const std::string file =
-      (std::filesystem::temp_directory_path() / "dasim_workload_round_trip.json").string();
+      (dasim::testing::scratch_dir("dasim_workload_command") / "round_trip.json").string();
   std::ofstream(file) << first.out;
   Result second = run("workload show " + file + " --batch 8 --calibration " + cal + " --format json");
   ASSERT_EQ(second.status, 0) << second.out;
@@ -79,7 +81,7 @@ TEST(WorkloadCommand, PrecisionAndSequenceOptions) {
 }
 
 TEST(WorkloadCommand, BadInputExitsTwoWithoutOutput) {
-  std::string file = (std::filesystem::temp_directory_path() / "dasim_workload_command_bad.json").string();
+  std::string file = (dasim::testing::scratch_dir("dasim_workload_command") / "bad.json").string();
   std::ofstream(file) << R"({"name": "x", "precision": "fp32", "layers": [{"name": "a", "kind": "lstm"}]})";
   Result r = run("workload show " + file + " 2>&1");
   EXPECT_EQ(r.status, 2);

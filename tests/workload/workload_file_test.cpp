@@ -3,6 +3,7 @@
 #include "workload/workload_file.hpp"
 
 #include "common/errors.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  fs::path dir = fs::temp_directory_path() / ("dasim_workload_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path path = dir / name;
+  fs::path path = dasim::testing::scratch_dir("dasim_workload_test") / name;
   std::ofstream(path) << text;
   return path.string();
 }
