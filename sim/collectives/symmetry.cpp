@@ -34,7 +34,7 @@ std::string why_not_symmetric(const platform::PlatformSpec& spec, const Collecti
     // allreduce on v100-pcie-25gbe x 64. A ring's flows do not share a NIC with flows of other
     // latencies; a tree's do, and the fold's pair under one leaf has no crossing edge.
     if (choice.algorithm == Algorithm::tree && spec.fabric.topology == FabricTopology::fat_tree &&
-        spec.nodes > spec.fabric.switch_radix)
+        spec.nodes > spec.fabric.switch_radix && !options.fold_trees_across_leaves)
       return fmt::format("the {} of {} bytes runs {} across fat-tree leaves", to_string(op), bytes,
                          describe(choice));
   }

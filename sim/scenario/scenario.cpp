@@ -158,6 +158,9 @@ collectives::CollectiveOptions read_collective(ObjectReader c) {
                             .value_or(collectives::Granularity::coarse);
   options.reduction_compute = c.optional_boolean("reduction_compute").value_or(false);
   options.fold = c.optional_boolean("fold").value_or(true);
+  options.fold_trees_across_leaves = c.optional_boolean("fold_trees_across_leaves").value_or(false);
+  if (options.fold_trees_across_leaves && !options.fold)
+    c.fail("fold_trees_across_leaves", "expected false or absent when fold is false (nothing is folded)");
   if (auto channels = c.optional_positive_integer("ring_channels")) {
     if (*channels > 64) c.fail("ring_channels", fmt::format("expected 1..64 rings, got {}", *channels));
     options.ring_channels = static_cast<int>(*channels);

@@ -94,5 +94,11 @@ expect_ok "tree across leaves" "$BIN/dasim" collective --platform "$SRC/platform
   --min-bytes 1M --max-bytes 1M --quiet
 grep -q "^# dasim collective: .*, every node simulated (not folded: the allreduce of 1048576 bytes runs tree/[a-z0-9]* across fat-tree leaves)$" "$WORK/stdout" ||
   fail "tree across leaves: header $(head -1 "$WORK/stdout")"
+expect_ok "tree across leaves, folded on request" "$BIN/dasim" collective --platform "$SRC/platforms/v100-pcie-25gbe.json" \
+  --nodes 32 --algo tree --min-bytes 1M --max-bytes 1M --quiet --fold-trees-across-leaves
+grep -q "^# dasim collective: .*, coarse flows, simulated on 2 of the nodes (symmetric: --no-fold simulates all)$" "$WORK/stdout" ||
+  fail "--fold-trees-across-leaves: header $(head -1 "$WORK/stdout")"
+expect_bad_input "--fold-trees-across-leaves with --no-fold" "excludes" "$BIN/dasim" collective \
+  --platform "$flat" --nodes 16 --algo tree --quiet --no-fold --fold-trees-across-leaves
 
 finish

@@ -91,6 +91,8 @@ bad no_schedules 'schedules: expected at least one schedule' 's["schedules"] = [
 bad unknown_progress 'collective.progress: expected one of async, host, polled, polled_rounds, got "sometimes"' 's.setdefault("collective", {})["progress"] = "sometimes"'
 bad polled_rounds_tree 'collective.progress: polled_rounds runs a single ring' 's["collective"] = {"algorithm": "tree", "progress": "polled-rounds"}'
 bad polled_rounds_channels 'collective.progress: polled_rounds runs a single ring' 's["collective"] = {"ring_channels": 2, "progress": "polled_rounds"}'
+bad fold_trees_without_fold 'collective.fold_trees_across_leaves: expected false or absent when fold is false' 's["collective"] = {"fold": False, "fold_trees_across_leaves": True}'
+bad fold_trees_not_boolean 'collective.fold_trees_across_leaves: expected' 's["collective"] = {"fold_trees_across_leaves": "yes"}'
 
 printf '{"platforms": [' >"$WORK/malformed.json"
 expect_bad_input "malformed scenario" "malformed.json: malformed JSON" "$BIN/dasim" run "$WORK/malformed.json" --out "$WORK/out-m" --quiet

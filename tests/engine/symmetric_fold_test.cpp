@@ -118,6 +118,25 @@ TEST(SymmetricFold, TreesFoldOnAStarOrUnderOneLeaf) {
   }
 }
 
+TEST(SymmetricFold, TreesAcrossLeavesFoldWhenAskedAndEndNoLater) {
+  // collective.fold_trees_across_leaves: the same 8 nodes, 4 a leaf, fold; the folded step is
+  // never slower than the whole one (the fold shares each NIC equally among a node's tree edges,
+  // the whole run gives the edges to the other leaf less) and within the 3% the collective tests
+  // bound (tests/collectives/nccl_tree_test.cpp).
+  auto c = dasim::two_layer::config(8, dasim::two_layer::sgd(false, 1e12));
+  c.collective.algorithm = dasim::collectives::Algorithm::tree;
+  c.platform.fabric.topology = dasim::platform::FabricTopology::fat_tree;
+  c.platform.fabric.switch_radix = 4;
+  c.collective.fold_trees_across_leaves = true;
+  const auto d = dasim::engine::decide_fold(c);
+  ASSERT_TRUE(d.folded()) << d.why_not;
+  const auto folded = simulate(c);
+  c.collective.fold = false;
+  const auto whole = simulate(c);
+  EXPECT_LE(folded.iter_time_s, whole.iter_time_s * (1 + 1e-9));
+  EXPECT_GE(folded.iter_time_s, whole.iter_time_s * 0.97);
+}
+
 TEST(SymmetricFold, APeriodicScheduleIsJudgedByItsAveragingNotItsBuckets) {
   // 1 KiB buckets, which NCCL's tuner runs on trees at 32 nodes, on a fat tree of 4 nodes per leaf
   // (trees across leaves do not fold): sgd allreduces those buckets over all ranks; local SGD only
