@@ -128,6 +128,28 @@ void BM_Gpt2XlSgdHierarchical_4096Gpus(benchmark::State& state) {
   run(state, config);
 }
 
+// scenarios/modern-llm.json's BERT-large (bf16, 8 sequences of 512 tokens per H100), sync SGD
+// with 25 MiB buckets on NCCL's choice (trees across the fat tree's leaves from 32 GPUs up),
+// folded with collective.fold_trees_across_leaves: more than 10 minutes node by node.
+void BM_BertLargeSgdAutoTreesAcrossLeaves_4096Gpus(benchmark::State& state) {
+  engine::TrainingConfig config;
+  config.platform = platform::load_platform(bench::preset("dgx-h100-ndr.json"), 512);
+  workload::WorkloadOptions options;
+  options.sequence_length = 512;
+  options.precision = workload::parse_precision("bf16");
+  config.workload = workload::load_workload("bert-large", options);
+  config.calibration = calibration::load_calibration(bench::preset("calibration/h100-datasheet.json"));
+  config.precision = "bf16";
+  config.batch_per_gpu = 8;
+  config.schedule.bucket_cap_bytes = 25.0 * 1024 * 1024;
+  config.collective.algorithm = collectives::Algorithm::automatic;
+  config.collective.protocol = collectives::Protocol::automatic;
+  config.collective.fold_trees_across_leaves = true;
+  config.warmup_iterations = 1;
+  config.measured_iterations = 8;
+  run(state, config);
+}
+
 BENCHMARK(BM_ResNet50Dasgd_1024Gpus_8Iterations)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_ResNet50Dasgd_1024Gpus_8Iterations_Whole)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ResNet50Dasgd_16384Gpus_8Iterations)->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -137,5 +159,6 @@ BENCHMARK(BM_ResNet50Sgd_131072Gpus)->Unit(benchmark::kMillisecond)->Iterations(
 BENCHMARK(BM_ResNet50Dasgd_131072Gpus)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_Gpt2XlSgdHierarchical_4096Gpus)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ResNet50SgdTreesJitter_512Gpus)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_BertLargeSgdAutoTreesAcrossLeaves_4096Gpus)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
