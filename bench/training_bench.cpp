@@ -109,44 +109,37 @@ void BM_ResNet50SgdTreesJitter_512Gpus(benchmark::State& state) {
   config.measured_iterations = 8;
   run(state, config);
 }
-// scenarios/modern-llm.json's GPT-2 XL (bf16, 8 sequences of 1024 tokens per H100) with DDP's
-// default 25 MiB buckets, the smaller of the scenario's two bucket sizes.
-void BM_Gpt2XlSgdHierarchical_4096Gpus(benchmark::State& state) {
+// scenarios/modern-llm.json's configuration at 4,096 GPUs (dgx-h100-ndr x 512): 8 sequences of
+// `sequence_length` tokens per H100, bf16, sync SGD with DDP's default 25 MiB buckets (the smaller
+// of the scenario's two bucket sizes), 1 + 8 iterations.
+engine::TrainingConfig modern_llm_4096(const std::string& model, int sequence_length) {
   engine::TrainingConfig config;
   config.platform = platform::load_platform(bench::preset("dgx-h100-ndr.json"), 512);
   workload::WorkloadOptions options;
-  options.sequence_length = 1024;
+  options.sequence_length = sequence_length;
   options.precision = workload::parse_precision("bf16");
-  config.workload = workload::load_workload("gpt2-xl", options);
+  config.workload = workload::load_workload(model, options);
   config.calibration = calibration::load_calibration(bench::preset("calibration/h100-datasheet.json"));
   config.precision = "bf16";
   config.batch_per_gpu = 8;
   config.schedule.bucket_cap_bytes = 25.0 * 1024 * 1024;
-  config.collective.algorithm = collectives::Algorithm::hierarchical;
   config.warmup_iterations = 1;
   config.measured_iterations = 8;
+  return config;
+}
+// GPT-2 XL on the hierarchical allreduce (the scenario's collective until 2026-12-03).
+void BM_Gpt2XlSgdHierarchical_4096Gpus(benchmark::State& state) {
+  auto config = modern_llm_4096("gpt2-xl", 1024);
+  config.collective.algorithm = collectives::Algorithm::hierarchical;
   run(state, config);
 }
-
-// scenarios/modern-llm.json's BERT-large (bf16, 8 sequences of 512 tokens per H100), sync SGD
-// with 25 MiB buckets on NCCL's choice (trees across the fat tree's leaves from 32 GPUs up),
-// folded with collective.fold_trees_across_leaves: more than 10 minutes node by node.
+// BERT-large on NCCL's choice (trees across the fat tree's leaves from 32 GPUs up), folded with
+// collective.fold_trees_across_leaves: more than 10 minutes node by node.
 void BM_BertLargeSgdAutoTreesAcrossLeaves_4096Gpus(benchmark::State& state) {
-  engine::TrainingConfig config;
-  config.platform = platform::load_platform(bench::preset("dgx-h100-ndr.json"), 512);
-  workload::WorkloadOptions options;
-  options.sequence_length = 512;
-  options.precision = workload::parse_precision("bf16");
-  config.workload = workload::load_workload("bert-large", options);
-  config.calibration = calibration::load_calibration(bench::preset("calibration/h100-datasheet.json"));
-  config.precision = "bf16";
-  config.batch_per_gpu = 8;
-  config.schedule.bucket_cap_bytes = 25.0 * 1024 * 1024;
+  auto config = modern_llm_4096("bert-large", 512);
   config.collective.algorithm = collectives::Algorithm::automatic;
   config.collective.protocol = collectives::Protocol::automatic;
   config.collective.fold_trees_across_leaves = true;
-  config.warmup_iterations = 1;
-  config.measured_iterations = 8;
   run(state, config);
 }
 
