@@ -35,8 +35,8 @@ std::string why_not_symmetric(const platform::PlatformSpec& spec, const Collecti
     // latencies; a tree's do, and the fold's pair under one leaf has no crossing edge.
     if (choice.algorithm == Algorithm::tree && spec.fabric.topology == FabricTopology::fat_tree &&
         spec.nodes > spec.fabric.switch_radix && !options.fold_trees_across_leaves)
-      return fmt::format("the {} of {} bytes runs {} across fat-tree leaves", to_string(op), bytes,
-                         describe(choice));
+      return fmt::format("the {} of {} bytes runs {} {}", to_string(op), bytes, describe(choice),
+                         kTreesAcrossLeaves);
   }
   return "";
 }

@@ -24,6 +24,10 @@ namespace dasim::collectives {
 // The nodes a fold simulates.
 inline constexpr int kFoldedNodes = 2;
 
+// The words of why_not_symmetric's reason for trees across fat-tree leaves, which
+// CollectiveOptions::fold_trees_across_leaves folds on request.
+inline constexpr const char* kTreesAcrossLeaves = "across fat-tree leaves";
+
 using CollectiveCall = std::pair<Op, double>;  // an operation and its bytes
 
 // Empty when collectives `calls` on `spec` under `options` fold; else the first condition that

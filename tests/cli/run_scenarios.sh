@@ -70,6 +70,27 @@ for f in results.csv results.json; do
   cmp -s "$WORK/a/$f" "$WORK/c/$f" || fail "--jobs 2: $f differs"
 done
 
+# Trees across fat-tree leaves (32 nodes of 24 a leaf) are simulated whole and the summary says
+# how to fold them; with collective.fold_trees_across_leaves they fold and the hint is gone.
+/usr/bin/python3 - "$SRC" "$WORK/leaves.json" "$WORK/leaves-folded.json" <<'PY'
+import json, sys
+s = {"name": "leaves", "platforms": [{"file": sys.argv[1] + "/platforms/v100-pcie-25gbe.json", "nodes": [32]}],
+     "workloads": ["resnet50"], "batch_per_gpu": 32, "schedules": [{"type": "sgd"}],
+     "collective": {"algorithm": "tree"}, "iterations": 1, "warmup": 0}
+json.dump(s, open(sys.argv[2], "w"))
+s["collective"]["fold_trees_across_leaves"] = True
+json.dump(s, open(sys.argv[3], "w"))
+PY
+expect_ok "trees across leaves" "$BIN/dasim" run "$WORK/leaves.json" --out "$WORK/leaves" --quiet
+grep -q "^not folded: the allreduce runs tree/[a-z0-9]* across fat-tree leaves (1 configuration)$" "$WORK/stdout" ||
+  fail "trees across leaves: no 'not folded:' line: $(grep -i fold "$WORK/stdout")"
+grep -q "^fold hint: collective.fold_trees_across_leaves folds trees across fat-tree leaves too" "$WORK/stdout" ||
+  fail "trees across leaves: no fold hint: $(grep -i fold "$WORK/stdout")"
+expect_ok "trees across leaves, folded" "$BIN/dasim" run "$WORK/leaves-folded.json" --out "$WORK/leaves-folded" --quiet
+grep -q "^fold: 1 of 1 configurations were symmetric" "$WORK/stdout" ||
+  fail "fold_trees_across_leaves: not folded: $(grep -i fold "$WORK/stdout")"
+grep -q "fold hint" "$WORK/stdout" && fail "fold_trees_across_leaves: the hint is still printed"
+
 source "$SRC/tests/lib/quick_mutations.sh"
 bad unknown_schedule 'schedules[1].type: expected one of sgd, local_sgd, dasgd, diloco, streaming_diloco, got "lars"' 's["schedules"][1]["type"] = "lars"'
 bad tau_zero 'schedules[1].tau: expected a positive integer, got 0' 's["schedules"][1]["tau"] = 0'
