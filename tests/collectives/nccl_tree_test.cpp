@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -19,6 +21,14 @@ using dasim::platform::load_platform;
 
 std::string preset(const std::string& name) {
   return std::string(DASIM_SOURCE_DIR) + "/platforms/" + name;
+}
+
+// The allreduce sweep as `options` run it (folded where they fold) and with every node simulated.
+std::pair<std::vector<CollectiveSample>, std::vector<CollectiveSample>> folded_and_whole(
+    const dasim::platform::PlatformSpec& spec, CollectiveOptions options, const std::vector<double>& sizes) {
+  auto folded = run_collective_sweep(spec, options, Op::allreduce, sizes);
+  options.fold = false;
+  return {std::move(folded), run_collective_sweep(spec, options, Op::allreduce, sizes)};
 }
 
 }  // namespace
@@ -155,9 +165,7 @@ TEST(TreeAllreduce, AFoldedTreeTakesTheWholeTreesTimes) {
       options.reduction_compute = reductions;
       options.memory_bandwidth_Bps = 0.9e12;
       for (double bytes : sizes) ASSERT_EQ(why_not_symmetric(spec, options, {{Op::allreduce, bytes}}), "");
-      const auto folded = run_collective_sweep(spec, options, Op::allreduce, sizes);
-      options.fold = false;
-      const auto whole = run_collective_sweep(spec, options, Op::allreduce, sizes);
+      const auto [folded, whole] = folded_and_whole(spec, options, sizes);
       for (size_t i = 0; i < sizes.size(); ++i)
         EXPECT_NEAR(folded[i].time_s, whole[i].time_s, 1e-3 * whole[i].time_s)
             << k.platform << " x " << k.nodes << ", " << sizes[i] << " B"
@@ -203,9 +211,7 @@ TEST(TreeAllreduce, TreesAcrossLeavesFoldOnRequestNeverSlowerAndWithinTheSharing
     ASSERT_NE(why_not_symmetric(spec, options, {{Op::allreduce, sizes[0]}}), "");
     options.fold_trees_across_leaves = true;
     for (double bytes : sizes) ASSERT_EQ(why_not_symmetric(spec, options, {{Op::allreduce, bytes}}), "");
-    const auto folded = run_collective_sweep(spec, options, Op::allreduce, sizes);
-    options.fold = false;
-    const auto whole = run_collective_sweep(spec, options, Op::allreduce, sizes);
+    const auto [folded, whole] = folded_and_whole(spec, options, sizes);
     for (size_t i = 0; i < sizes.size(); ++i) {
       EXPECT_LE(folded[i].time_s, whole[i].time_s * (1 + 1e-9)) << k.platform << ", " << sizes[i] << " B";
       EXPECT_GE(folded[i].time_s, whole[i].time_s * (1 - k.tolerance))

@@ -5,6 +5,7 @@
 // 1.25e9 forward and 2.5e9 backward FLOPs per layer, at batch 32 on the 1e13 FLOP/s GPU 4 and
 // 8 ms per layer (24 ms per step, 24.2 with the 0.2 ms update), on the 2e13 FLOP/s GPU half that
 // (12 ms, 12.2 with the update, which streams memory at the same 1e12 B/s).
+#include "support/scratch_dir.hpp"
 #include "two_layer_fixture.hpp"
 
 #include <fmt/format.h>
@@ -37,16 +38,13 @@ calibration::Calibration gpu_at(double flops) {
 }
 
 engine::TrainingConfig mixed_sites_config(schedules::ScheduleSpec schedule) {
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dasim-mixed-sites-{}", ::getpid());
-  std::filesystem::create_directories(dir);
-  const auto file = (dir / "fast-and-slow.json").string();
+  const auto file = (dasim::testing::scratch_dir("dasim-mixed-sites") / "fast-and-slow.json").string();
   std::ofstream(file) << fmt::format(
       R"({{"nodes": 2, "sites": {{"platforms": ["{0}/platforms/flat-100gbe-64.json", "{0}/platforms/flat-100gbe-64.json"],
           "wan": {{"bandwidth": "1GBps", "latency": "10ms"}}}}}})",
       DASIM_SOURCE_DIR);
   auto c = config(2, schedule);
   c.platform = platform::load_platform(file);
-  std::filesystem::remove_all(dir);  // the loaded spec holds everything; leave nothing in /tmp
   c.workload = flop_layers();
   c.calibration = gpu_at(2e13);
   c.site_calibrations = {gpu_at(2e13), gpu_at(1e13)};
@@ -85,8 +83,7 @@ TEST(MixedSites, SitesOfDifferentSizesComputeWithTheirOwnGpus) {
   // A 2-node site of the fast GPU and a 1-node site of the slow one (the sites' files hold 2 and 1
   // nodes): per step the three GPUs' compute averages (2 x 12.2 + 24.2) / 3 ms, and each round is
   // still the slow GPU's.
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dasim-mixed-sizes-{}", ::getpid());
-  std::filesystem::create_directories(dir);
+  const auto dir = dasim::testing::scratch_dir("dasim-mixed-sizes");
   for (int nodes : {1, 2})
     std::ofstream(dir / fmt::format("site{}.json", nodes)) << fmt::format(
         R"({{"nodes": {}, "node": {{"gpus": 1, "gpu": {{"model": "test", "speed": "1Tf"}},
@@ -101,7 +98,6 @@ TEST(MixedSites, SitesOfDifferentSizesComputeWithTheirOwnGpus) {
   const double passes = 0.12e-3 + 0.28e-3;
   EXPECT_NEAR(r.compute_s, (2 * kFastStep + kStep) / 3 + passes / 4, 1e-6);
   EXPECT_GT(r.iter_time_s, kStep + passes / 4);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
