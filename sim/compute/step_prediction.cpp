@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dasim::compute {
 
 StepPrediction predict_step(const workload::Workload& workload, const ComputeModel& model, int batch) {
@@ -19,6 +21,22 @@ StepPrediction predict_step(const workload::Workload& workload, const ComputeMod
   return p;
 }
 
+std::vector<KindTime> time_by_kind(const StepPrediction& step, const workload::Workload& workload) {
+  std::vector<KindTime> kinds;
+  for (size_t i = 0; i < workload.layers.size(); ++i) {
+    const auto kind = workload.layers[i].kind;
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const KindTime& k) { return k.kind == kind; });
+    if (it == kinds.end()) it = kinds.insert(kinds.end(), KindTime{kind, 0, 0});
+    it->forward_s += step.forward_layers_s[i];
+    it->backward_s += step.backward_layers_s[i];
+  }
+  // Largest first; equal totals keep the enum's order, so the listing is the same on every run.
+  std::stable_sort(kinds.begin(), kinds.end(), [](const KindTime& a, const KindTime& b) {
+    return a.total_s() != b.total_s() ? a.total_s() > b.total_s() : a.kind < b.kind;
+  });
+  return kinds;
+}
+
 nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload& workload,
                                const ComputeModel& model, const std::string& calibration) {
   using oj = nlohmann::ordered_json;
@@ -27,6 +45,10 @@ nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload
     layers.push_back({{"name", workload.layers[i].name},
                       {"forward_s", p.forward_layers_s[i]},
                       {"backward_s", p.backward_layers_s[i]}});
+  oj by_kind = oj::array();
+  for (const auto& k : time_by_kind(p, workload))
+    by_kind.push_back(
+        {{"kind", workload::to_string(k.kind)}, {"forward_s", k.forward_s}, {"backward_s", k.backward_s}});
   return oj{{"batch", p.batch},
             {"calibration", calibration},
             {"compute_precision", model.compute_precision()},
@@ -37,6 +59,7 @@ nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload
             {"input_wait_s", p.input_wait_s},
             {"step_s", p.step_s()},
             {"samples_per_s", p.samples_per_s()},
+            {"by_kind", by_kind},
             {"layers", layers}};
 }
 
@@ -52,6 +75,12 @@ std::string render_step(const StepPrediction& p, const workload::Workload& workl
     out += fmt::format("  input     {:10.3f} ms (loader slower than the GPU)\n", ms(p.input_wait_s));
   out += fmt::format("  step      {:10.3f} ms = {:.1f} {}s/s\n", ms(p.step_s()), p.samples_per_s(),
                      workload.sample_name);
+  const double layers_s = p.forward_s + p.backward_s;
+  if (layers_s <= 0) return out;
+  out += "  forward + backward by layer kind:\n";
+  for (const auto& k : time_by_kind(p, workload))
+    out += fmt::format("    {:<12} {:10.3f} ms {:5.1f}%\n", workload::to_string(k.kind), ms(k.total_s()),
+                       100 * k.total_s() / layers_s);
   return out;
 }
 

@@ -22,6 +22,16 @@ struct StepPrediction {
 
 StepPrediction predict_step(const workload::Workload& workload, const ComputeModel& model, int batch);
 
+// Forward and backward seconds summed over the layers of each kind (GEMMs as linear and
+// attention, convolutions, norms, element-wise kernels...), largest first: the split that a
+// profile's time per operator class is compared with.
+struct KindTime {
+  workload::LayerKind kind = workload::LayerKind::elementwise;
+  double forward_s = 0, backward_s = 0;
+  double total_s() const { return forward_s + backward_s; }
+};
+std::vector<KindTime> time_by_kind(const StepPrediction& step, const workload::Workload& workload);
+
 // `calibration` names the file the model was built from.
 nlohmann::ordered_json to_json(const StepPrediction& step, const workload::Workload& workload,
                                const ComputeModel& model, const std::string& calibration);

@@ -202,3 +202,32 @@ TEST(Concat, MemoryBoundBothWays) {
   EXPECT_NEAR(m.forward_time_s(cat, 8), 200.704e-6 + 1e-5, 1e-15);
   EXPECT_NEAR(m.backward_time_s(cat, 8), 200.704e-6 + 1e-5, 1e-15);
 }
+
+TEST(StepByKind, SumsEachKindsPassesLargestFirst) {
+  compute::ComputeModel m(base(), workload::Precision::fp32);
+  workload::Workload w;
+  Layer dropout;
+  dropout.kind = LayerKind::elementwise;
+  dropout.activation_bytes = 9e5;
+  w.layers = {conv(3, 1, 1e9, 1e9), dropout, conv(3, 1, 1e9, 2e9)};
+  auto step = compute::predict_step(w, m, 1);
+  auto kinds = compute::time_by_kind(step, w);
+  ASSERT_EQ(kinds.size(), 2u);
+  // Convolutions: forward 1 ms + 10 us each; backward 1 ms (weight gradient only) + 10 us and
+  // 1 ms + 1 ms (weight and input gradients) + 10 us, at 1e12 FLOP/s.
+  EXPECT_EQ(kinds[0].kind, LayerKind::conv);
+  EXPECT_NEAR(kinds[0].forward_s, 2 * (1e-3 + 1e-5), 1e-12);
+  EXPECT_NEAR(kinds[0].backward_s, (1e-3 + 1e-5) + (2e-3 + 1e-5), 1e-12);
+  // The dropout: 0.9 MB forward, 1.8 MB backward at 100 GB/s, + 10 us each.
+  EXPECT_EQ(kinds[1].kind, LayerKind::elementwise);
+  EXPECT_NEAR(kinds[1].forward_s, 9e-6 + 1e-5, 1e-15);
+  EXPECT_NEAR(kinds[1].backward_s, 18e-6 + 1e-5, 1e-15);
+  // The listing and its JSON carry the same split.
+  const auto json = compute::to_json(step, w, m, "classes.json");
+  ASSERT_EQ(json["by_kind"].size(), 2u);
+  EXPECT_EQ(json["by_kind"][0]["kind"], "conv");
+  EXPECT_NEAR(json["by_kind"][1]["backward_s"].get<double>(), 18e-6 + 1e-5, 1e-15);
+  const auto text = compute::render_step(step, w, m, "classes.json");
+  EXPECT_NE(text.find("    conv              5.040 ms  99.1%\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    elementwise       0.047 ms   0.9%\n"), std::string::npos) << text;
+}
