@@ -15,7 +15,8 @@ bert-base-uncased vocabulary 30522, 512 positions, 2 token types (HuggingFace co
 built-in bert-large, the files include the pre-training heads of NVIDIA DeepLearningExamples'
 BertForPreTraining (PyTorch/LanguageModeling/BERT/modeling.py @ 26c26761, the code DLPerf ran): the
 MLM head (dense + GELU + LayerNorm, then a decoder GEMM over every position whose weight is the
-tied word embedding, plus its own bias) and the NSP linear on the pooled token.
+tied word embedding, plus its own bias), the NSP linear on the pooled token, and the criterion's
+log-softmax over every position's logits.
 """
 
 import argparse
@@ -105,6 +106,15 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
         # Decoder weight tied to the word embedding (counted there); its own bias is counted here.
         b.linear("cls.predictions.decoder", hidden, vocab, False, params=vocab)
         b.linear("cls.seq_relationship", hidden, 2, True, rows=1)
+        # The criterion (run_pretraining.py @ 26c26761, BertPretrainingCriterion):
+        # CrossEntropyLoss(ignore_index=-1) over prediction_scores.view(-1, vocab) takes the
+        # log-softmax of every position's logits, masked or not. Forward reads the logits and writes
+        # the log-probabilities; backward writes nll_loss's zero-filled gradient, then log-softmax's
+        # reads it and the log-probabilities and writes the logits' gradient: 4 passes. The NSP
+        # loss over 2 logits per sequence is left out (under 0.01% of these bytes).
+        logits = seq * vocab
+        b.add("cls.criterion.log_softmax", "elementwise", SOFTMAX * logits, SOFTMAX * logits, 2 * logits,
+              backward_activation_bytes=float(4 * logits * b.bytes))
     return b.layers
 
 
