@@ -395,17 +395,23 @@ Communicator::PartBody Communicator::hierarchical_body(double bytes) const {
   // n: the inter-node rings' length, all nodes a folded communicator stands for; built: its nodes.
   const int g = gpus_per_node_, n = represented_nodes_, built = nodes_;
   return [&intra, &inter, bytes, g, n, built](const PartContext& ctx) {
+    // A rank posts a phase's receives when it enters that phase, so a phase's data moves only once
+    // its receiver is in it: NCCL's senders stall on the receiver's few FIFO slots just so. Posted
+    // up front, the first rails to leave the inter-node phase sent their whole all-gather share
+    // at once and took shared PCIe links from the rails still in it (docs/studies.md, section 1).
     Inbox intra_inbox, inter_inbox;
-    post_receives(ctx, kRingChannel, 2 * ring_phase_messages(ctx.options, g), intra_inbox);
-    post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
     const double share = bytes / g / n;
     // Ring ids: the intra-node ring is its node's, the inter-node ring its local GPU index's.
     const int node = ctx.rank / g, local = ctx.rank % g;
+    post_receives(ctx, kRingChannel, ring_phase_messages(ctx.options, g), intra_inbox);
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, true, intra_inbox);
+    // The rail's reduce-scatter and all-gather: every rank of the rail leaves the first together.
+    post_receives(ctx, kInterRingChannel, 2 * ring_phase_messages(ctx.options, n), inter_inbox);
     run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, true, inter_inbox, built);
     run_ring_phase(ctx, inter.hop(ctx.rank), local, n, share, kInterRingChannel, false, inter_inbox, built);
     const double unbuilt_hop_s = inter.hop(ctx.rank).ring->slowest_hop_extra_s;  // folded (RingLatencies)
     if (unbuilt_hop_s > 0) sg4::this_actor::sleep_for(unbuilt_hop_s);
+    post_receives(ctx, kRingChannel, ring_phase_messages(ctx.options, g), intra_inbox);
     run_ring_phase(ctx, intra.hop(ctx.rank), node, g, bytes / g, kRingChannel, false, intra_inbox);
   };
 }

@@ -3,6 +3,11 @@
 #include "collectives/ring_order.hpp"
 #include "platform/node_routes.hpp"
 #include "platform/platform_loader.hpp"
+#include "support/scratch_dir.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -88,3 +93,34 @@ TEST(RingOrder, Dgx1FindsTheAllNv2Cycle) {
 }
 
 }  // namespace
+
+// The hierarchical allreduce's phases start on each rank as its data arrives, but a phase's data
+// only moves once its receiver has entered that phase, as NCCL's fixed FIFOs make it wait. On the
+// PCIe node (one NIC under the first switch, GPUs 4-7 reaching it through both switch uplinks and
+// the inter-socket link), with every latency 0, the inter-node phase is bound by the uplinks:
+// GPUs 4-7's four flows share one 15.75e9 x 0.76 = 11.97e9 B/s uplink each way, 2.99e9 each,
+// while the NIC carries 24e9 (200 Gb/s) or 48e9 (400 Gb/s) and binds none of them. The
+// intra-node phases do not cross the NIC. So the whole allreduce takes the same time at 200 and
+// 400 Gb/s; a 100 Gb/s NIC (12e9: eight flows of 1.5e9) binds, and is slower. When the first rails
+// could start their all-gather early, its flows took the uplinks from the last rails' inter-node
+// flows, and 400 Gb/s was 3.7% slower than 200.
+TEST(HierarchicalAllreduce, AFasterNicThatDoesNotBindLeavesItUnchanged) {
+  auto time_at = [](const std::string& nic_preset) {
+    std::ifstream in(preset("v100-pcie-25gbe.json"));
+    auto platform = nlohmann::json::parse(in);
+    platform["node"]["gpu"]["calibration"] = preset("calibration/v100-sxm2-deepbench.json");
+    for (const char* link : {"gpu_link", "switch_uplink", "inter_socket"})
+      platform["node"]["pcie"][link]["latency"] = "0us";
+    platform["node"]["nics"][0]["link"] = {{"preset", nic_preset}, {"latency", "0us"}};
+    platform["fabric"]["link"] = {{"preset", nic_preset}, {"latency", "0us"}};
+    const auto file = dasim::testing::scratch_dir("hierarchical-nic") / (nic_preset + ".json");
+    std::ofstream(file) << platform.dump();
+    CollectiveOptions hier;
+    hier.algorithm = Algorithm::hierarchical;
+    return run_collective_sweep(load_platform(file.string(), 2), hier, Op::allreduce, {512.0 * (1 << 20)})[0]
+        .time_s;
+  };
+  const double at_100 = time_at("eth-100g"), at_200 = time_at("eth-200g"), at_400 = time_at("eth-400g");
+  EXPECT_NEAR(at_400, at_200, 1e-9 * at_200);
+  EXPECT_GT(at_100, 1.05 * at_200);
+}
