@@ -27,7 +27,9 @@ CollectiveInstance::CollectiveInstance(Op op_, double bytes_, Choice choice_,
       choice(choice_),
       costs(protocol_costs(choice_.algorithm, choice_.protocol)),
       slots(std::move(slots_)),
-      slot(slots->acquire()) {}
+      slot(slots->acquire()) {
+  if (choice.bandwidth_factor > 0) costs.bandwidth_factor = choice.bandwidth_factor;
+}
 
 CollectiveInstance::~CollectiveInstance() {
   slots->release(slot);

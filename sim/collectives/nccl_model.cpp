@@ -35,6 +35,32 @@ double bandwidth_factor(Algorithm a, Protocol p) {
   return p == Protocol::ll ? 0.5 : p == Protocol::ll128 ? 0.92 : 1.0;
 }
 
+// NCCL v2.30.7 llMaxBws (tuning.cc), GB/s of bus bandwidth LL never exceeds. Inside one node the
+// row is the GPU generation's; across nodes it is the host CPU's (AMD its own, every other vendor
+// the first row, NCCL's Intel one), one column for 2 nodes and one for more.
+double ll_max_busbw_Bps(platform::GpuGeneration generation, platform::CpuVendor cpu, int nodes) {
+  using platform::GpuGeneration;
+  if (generation == GpuGeneration::unknown) return std::numeric_limits<double>::infinity();
+  if (nodes == 1) {
+    switch (generation) {
+      case GpuGeneration::volta:
+        return 39.0e9;
+      case GpuGeneration::ampere:
+        return 87.7e9;
+      case GpuGeneration::hopper:
+        return 141.0e9;
+      case GpuGeneration::blackwell:
+        return 2 * 141.0e9;
+      case GpuGeneration::unknown:
+        break;
+    }
+    return std::numeric_limits<double>::infinity();
+  }
+  const bool amd = cpu == platform::CpuVendor::amd;
+  if (nodes == 2) return amd ? 22.5e9 : 39.0e9;
+  return amd ? 19.0e9 : 20.4e9;
+}
+
 double hop_latency(HopKind kind, Algorithm a, Protocol p) {
   if (a == Algorithm::nvls) return kNvlsHopLatency * us;
   return kHopLatency[static_cast<int>(kind)][a == Algorithm::tree ? 0 : 1][proto_index(p)] * us;
@@ -133,6 +159,7 @@ TopologySummary summarize_topology(const platform::PlatformSpec& spec) {
     t.node_nic_Bps /= spec.fabric.oversubscription;
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     t.nvls_port_Bps = spec.nvswitch->port.achieved_Bps() * *spec.nvswitch->nvls_efficiency;
+  t.ll_max_busbw_Bps = ll_max_busbw_Bps(spec.gpu.generation, spec.cpu_vendor, spec.nodes);
   return t;
 }
 
@@ -176,12 +203,32 @@ double hierarchical_time_s(const TopologySummary& t, double bytes, Protocol prot
 
 }  // namespace
 
+double ll_capped_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol) {
+  if (protocol == Protocol::links || protocol == Protocol::automatic) return 1.0;
+  const double factor = protocol_costs(algorithm, protocol).bandwidth_factor;
+  // NCCL holds LL's bus bandwidth under llMaxBw on its own rings and trees (tuning.cc: ring
+  // min(llMaxBw, busBw x 0.5), tree min(busBw x 0.92 / 3.8, llMaxBw)); dasim's hierarchical
+  // allreduce is no NCCL algorithm and keeps LL's fraction.
+  if (protocol != Protocol::ll || (algorithm != Algorithm::ring && algorithm != Algorithm::tree))
+    return factor;
+  const double busbw = algorithm_busbw_Bps(t, algorithm);
+  return busbw > 0 ? std::min(factor, t.ll_max_busbw_Bps / busbw) : factor;
+}
+
+double simulated_bandwidth_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol) {
+  // A ring moves every byte through every hop at the pace of its slowest one, which sets its bus
+  // bandwidth: the ceiling scales all its hops. A tree's chain inside the node carries all the data
+  // hop after hop, so scaling its NVLink hops to the network's ceiling would slow it far below
+  // what LL reaches there; its flows keep LL's own fraction (the tuner still prices the ceiling).
+  if (algorithm == Algorithm::tree) return protocol_costs(algorithm, protocol).bandwidth_factor;
+  return ll_capped_factor(t, algorithm, protocol);
+}
+
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
                         Protocol protocol) {
   if (algorithm == Algorithm::hierarchical && op == Op::allreduce)
     return hierarchical_time_s(t, bytes, protocol);
-  const double factor =
-      protocol == Protocol::links ? 1.0 : protocol_costs(algorithm, protocol).bandwidth_factor;
+  const double factor = ll_capped_factor(t, algorithm, protocol);
   const double latency = protocol == Protocol::links ? 0.0 : algorithm_latency_s(t, op, algorithm, protocol);
   return latency +
          algorithm_time_factor(t, op, algorithm) * bytes / (algorithm_busbw_Bps(t, algorithm) * factor);
@@ -219,6 +266,8 @@ Choice choose(const TopologySummary& t, const CollectiveOptions& scenario_option
   if (best_s == std::numeric_limits<double>::infinity())
     throw InputError(fmt::format("protocol {} cannot run algorithm {} (nvls runs Simple only)",
                                  to_string(options.protocol), to_string(options.algorithm)));
+  if (best.protocol != Protocol::links)
+    best.bandwidth_factor = simulated_bandwidth_factor(t, best.algorithm, best.protocol);
   return best;
 }
 

@@ -13,6 +13,7 @@
 #include "collectives/collective_types.hpp"
 #include "platform/platform_spec.hpp"
 
+#include <limits>
 #include <string>
 
 namespace dasim::collectives {
@@ -37,12 +38,21 @@ struct TopologySummary {
   double ring_intra_Bps = 0;            // slowest hop of the best intra-node ring (achieved)
   double node_nic_Bps = 0;              // a node's NIC aggregate as its GPUs reach it (achieved)
   double nvls_port_Bps = 0;             // NVSwitch port x NVLS efficiency; 0 without NVLS
+  // NCCL's ceiling on LL's bus bandwidth (llMaxBws): infinite where dasim does not know the GPU.
+  double ll_max_busbw_Bps = std::numeric_limits<double>::infinity();
 };
 TopologySummary summarize_topology(const platform::PlatformSpec& spec);
 
 // Whether the algorithm can run the collective on this topology (tree: allreduce; nvls: allreduce
 // on one node of an NVSwitch with NVLS, Simple only), and the protocol with it.
 bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol protocol);
+
+// The protocol's fraction of the algorithm's bus bandwidth on this topology, as NCCL's tuner
+// prices it: protocol_costs's, lowered for LL on rings and trees to NCCL's ceiling on LL's bus
+// bandwidth (llMaxBws) where that binds.
+double ll_capped_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol);
+// The fraction the simulated flows get: ll_capped_factor on rings, the protocol's own on trees.
+double simulated_bandwidth_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol);
 
 // NCCL's estimate of the collective's time under (algorithm, protocol), seconds.
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
@@ -51,6 +61,9 @@ double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm
 struct Choice {
   Algorithm algorithm = Algorithm::ring;
   Protocol protocol = Protocol::links;
+  // The fraction of the links' rate the protocol's flows get here: its own fraction, below NCCL's
+  // LL ceiling where that binds (0: the protocol's own, protocol_costs).
+  double bandwidth_factor = 0;
 };
 // The options with `automatic` resolved for one collective: the valid pair of least predicted
 // time (fixed parts kept). A fixed algorithm applies to allreduces; the other operations run on

@@ -214,6 +214,7 @@ PlatformSpec load_platform(const std::string& file, std::optional<int> nodes_ove
   spec.gpus_per_node = static_cast<int>(gpus);
 
   spec.gpu = read_gpu(node.object("gpu"), file);
+  spec.cpu_vendor = node.optional_enumeration("cpu_vendor", kCpuVendorNames).value_or(CpuVendor::intel);
   if (node.has("pcie")) spec.pcie = read_pcie(node.object("pcie"), spec.gpus_per_node);
   if (node.has("nvlink")) spec.nvlink = read_nvlink(node.object("nvlink"), spec.gpus_per_node);
   if (node.has("nvswitch")) spec.nvswitch = read_nvswitch(node.object("nvswitch"));

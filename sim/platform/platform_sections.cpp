@@ -213,6 +213,8 @@ FabricSpec read_fabric(ObjectReader fabric, int rails) {
 GpuSpec read_gpu(ObjectReader gpu, const std::string& platform_file) {
   GpuSpec spec;
   spec.model = gpu.string("model");
+  spec.generation =
+      gpu.optional_enumeration("generation", kGpuGenerationNames).value_or(generation_of_model(spec.model));
   spec.speed_flops = gpu.flops("speed");
   if (auto calibration = gpu.optional_string("calibration")) {
     std::filesystem::path p(*calibration);  // relative to the platform file

@@ -56,4 +56,32 @@ std::string to_string(Sharing sharing) {
   return std::string(kSharingNames.name(sharing));
 }
 
+std::string to_string(GpuGeneration generation) {
+  return std::string(kGpuGenerationNames.name(generation));
+}
+
+std::string to_string(CpuVendor vendor) {
+  return std::string(kCpuVendorNames.name(vendor));
+}
+
+GpuGeneration generation_of_model(const std::string& model) {
+  struct Prefix {
+    const char* name;
+    GpuGeneration generation;
+  };
+  // Longest names first, so that "GB200" is not read as a "B200" it merely contains.
+  static constexpr Prefix kPrefixes[] = {
+      {"GH200", GpuGeneration::hopper},    {"GB200", GpuGeneration::blackwell},
+      {"GB300", GpuGeneration::blackwell}, {"P100", GpuGeneration::volta},
+      {"V100", GpuGeneration::volta},      {"A100", GpuGeneration::ampere},
+      {"A800", GpuGeneration::ampere},     {"H100", GpuGeneration::hopper},
+      {"H200", GpuGeneration::hopper},     {"H800", GpuGeneration::hopper},
+      {"B100", GpuGeneration::blackwell},  {"B200", GpuGeneration::blackwell},
+      {"B300", GpuGeneration::blackwell},
+  };
+  for (const auto& p : kPrefixes)
+    if (model.rfind(p.name, 0) == 0) return p.generation;
+  return GpuGeneration::unknown;
+}
+
 }  // namespace dasim::platform

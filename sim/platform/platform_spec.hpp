@@ -40,9 +40,29 @@ struct LinkSpec {
   double achieved_Bps() const;
 };
 
+// The GPU generation NCCL's tuner keys its constants by (compute capability below 8.0 takes the
+// Volta row); unknown for a model dasim cannot place, which leaves those constants out.
+enum class GpuGeneration { unknown, volta, ampere, hopper, blackwell };
+inline constexpr EnumNames<GpuGeneration, 5> kGpuGenerationNames{{{
+    {GpuGeneration::unknown, "unknown"},
+    {GpuGeneration::volta, "volta"},
+    {GpuGeneration::ampere, "ampere"},
+    {GpuGeneration::hopper, "hopper"},
+    {GpuGeneration::blackwell, "blackwell"},
+}}};
+
+// The host CPU's vendor, which NCCL's tuner reads for its LL bandwidth limit across nodes.
+enum class CpuVendor { intel, amd, arm };
+inline constexpr EnumNames<CpuVendor, 3> kCpuVendorNames{{{
+    {CpuVendor::intel, "intel"},
+    {CpuVendor::amd, "amd"},
+    {CpuVendor::arm, "arm"},
+}}};
+
 struct GpuSpec {
   std::string model;
-  double speed_flops = 0;   // SimGrid host speed: the GPU's effective FLOP/s
+  GpuGeneration generation = GpuGeneration::unknown;  // "generation", else from the model's name
+  double speed_flops = 0;                             // SimGrid host speed: the GPU's effective FLOP/s
   std::string calibration;  // calibration file, resolved relative to the platform file
 };
 
@@ -147,6 +167,7 @@ struct PlatformSpec {
   int nodes = 1;
   int gpus_per_node = 1;
   GpuSpec gpu;
+  CpuVendor cpu_vendor = CpuVendor::intel;  // node.cpu_vendor
   std::optional<PcieSpec> pcie;
   std::optional<NvlinkSpec> nvlink;
   std::optional<NvswitchSpec> nvswitch;
@@ -176,6 +197,11 @@ struct PlatformSpec {
 };
 
 std::string to_string(FabricTopology topology);
+std::string to_string(GpuGeneration generation);
+std::string to_string(CpuVendor vendor);
+// The generation a GPU model's name says: P100 and V100 Volta's row, A100 and A800 Ampere, H100,
+// H200, H800 and GH200 Hopper, B100, B200, B300, GB200 and GB300 Blackwell; unknown otherwise.
+GpuGeneration generation_of_model(const std::string& model);
 std::string to_string(Sharing sharing);
 
 }  // namespace dasim::platform

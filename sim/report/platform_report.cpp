@@ -185,6 +185,8 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
                   units::format_count(spec.gpus_per_node, "GPU"), spec.gpu.model,
                   units::format_flops(spec.gpu.speed_flops), units::format_count(spec.total_gpus(), "GPU"));
   if (!spec.gpu.calibration.empty()) out += fmt::format("Calibration: {}\n", spec.gpu.calibration);
+  out += fmt::format("NCCL tuner: GPU generation {}, {} CPU hosts (its ceiling on LL's bandwidth)\n",
+                     to_string(spec.gpu.generation), to_string(spec.cpu_vendor));
   out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
   out += links_section(spec);
   PlatformSpec site = spec;  // the fabric of one site (all nodes when there is one)

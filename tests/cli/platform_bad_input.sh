@@ -24,6 +24,12 @@ expect_bad_input "a directory as the scenario" "adir.json: is a directory, expec
 mutate unknown_key 'p["node"]["nvlink"]["lnk"] = 1'
 expect_bad_input "unknown key" "node.nvlink.lnk: unknown key" "$BIN/dasim" validate "$WORK/unknown_key.json"
 
+mutate cpu_vendor 'p["node"]["cpu_vendor"] = "via"'
+expect_bad_input "unknown CPU vendor" "node.cpu_vendor: expected one of intel, amd, arm" "$BIN/dasim" validate "$WORK/cpu_vendor.json"
+mutate generation 'p["node"]["gpu"]["generation"] = "kepler"'
+expect_bad_input "unknown GPU generation" "node.gpu.generation: expected one of unknown, volta, ampere, hopper, blackwell" \
+  "$BIN/dasim" validate "$WORK/generation.json"
+
 mutate wrong_type 'p["node"]["gpus"] = "eight"'
 expect_bad_input "wrong type" "node.gpus: expected an integer" "$BIN/dasim" validate "$WORK/wrong_type.json"
 

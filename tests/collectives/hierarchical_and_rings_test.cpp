@@ -124,3 +124,13 @@ TEST(HierarchicalAllreduce, AFasterNicThatDoesNotBindLeavesItUnchanged) {
   EXPECT_NEAR(at_400, at_200, 1e-9 * at_200);
   EXPECT_GT(at_100, 1.05 * at_200);
 }
+
+// LL on a ring across 4 DGX H100 nodes moves at NCCL's ceiling, 20.4e9 B/s of bus bandwidth
+// (llMaxBws beyond 2 nodes on Intel hosts), not at half of the eight NDR NICs.
+TEST(RingAllreduce, LlAcrossNodesRunsAtNcclsCeiling) {
+  CollectiveOptions ll;
+  ll.protocol = Protocol::ll;
+  const auto row = run_collective_sweep(load_platform(preset("dgx-h100-ndr.json"), 4), ll, Op::allreduce,
+                                        {double(1 << 30)})[0];
+  EXPECT_NEAR(row.busbw_Bps, 20.4e9, 0.05 * 20.4e9);
+}

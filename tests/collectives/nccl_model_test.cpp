@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -167,4 +168,56 @@ TEST(NcclModel, HierarchicalIsPricedAsItsThreePhasesRun) {
   EXPECT_NEAR(
       predicted_time_s(h100, Op::allreduce, 256.0 * (1 << 20), Algorithm::hierarchical, Protocol::ll128),
       4.97e-3, 0.01e-3);
+}
+
+// NCCL's tuner holds LL's bus bandwidth under llMaxBws (tuning.cc): beyond 2 nodes 20.4e9 on Intel
+// hosts and 19.0e9 on AMD ones, on 2 nodes 39.0e9 and 22.5e9, inside one node by GPU generation
+// (Hopper 141.0e9). On DGX H100 (8 NDR NICs, far above any of these) the predicted time's slope in
+// bytes is then 2(n-1)/n / ceiling for the ring and 2 / ceiling for the tree (NCCL's tree ratio).
+TEST(NcclModel, LlBusBandwidthIsHeldUnderNcclsCeiling) {
+  auto slope = [](const TopologySummary& t, Algorithm a, Protocol p) {
+    const double small = 1 << 28, large = 1 << 29;
+    return (predicted_time_s(t, Op::allreduce, large, a, p) -
+            predicted_time_s(t, Op::allreduce, small, a, p)) /
+           (large - small);
+  };
+  auto h100 = [](int nodes) { return summarize_topology(load_platform(preset("dgx-h100-ndr.json"), nodes)); };
+  EXPECT_DOUBLE_EQ(h100(4).ll_max_busbw_Bps, 20.4e9);
+  EXPECT_NEAR(slope(h100(4), Algorithm::ring, Protocol::ll), 2.0 * 31 / 32 / 20.4e9, 1e-6 / 20.4e9);
+  EXPECT_NEAR(slope(h100(4), Algorithm::tree, Protocol::ll), 2.0 / 20.4e9, 1e-6 / 20.4e9);
+  EXPECT_NEAR(slope(h100(2), Algorithm::ring, Protocol::ll), 2.0 * 15 / 16 / 39.0e9, 1e-6 / 39.0e9);
+  EXPECT_NEAR(slope(h100(1), Algorithm::ring, Protocol::ll), 2.0 * 7 / 8 / 141.0e9, 1e-6 / 141.0e9);
+  // DGX A100's AMD hosts: 19.0e9 beyond 2 nodes.
+  EXPECT_DOUBLE_EQ(summarize_topology(load_platform(preset("dgx-a100-hdr.json"), 4)).ll_max_busbw_Bps,
+                   19.0e9);
+  // The other protocols keep their fractions: Simple's slope is 2(n-1)/n over the slower of the
+  // NVLink ring and the NICs.
+  const auto t = h100(4);
+  const double busbw = std::min(t.ring_intra_Bps, t.node_nic_Bps);
+  EXPECT_NEAR(slope(t, Algorithm::ring, Protocol::simple), 2.0 * 31 / 32 / busbw, 1e-6 / busbw);
+  // Below the ceiling nothing changes: 8 single-GPU nodes of 100 GbE reach 12.5e9 x 0.5 with LL.
+  EXPECT_NEAR(slope(flat(8), Algorithm::ring, Protocol::ll), 1.75 / (12.5e9 * 0.5), 1e-6 / 6.25e9);
+  // A GPU dasim cannot place keeps no ceiling.
+  auto unknown = load_platform(preset("dgx-h100-ndr.json"), 4);
+  unknown.gpu.generation = dasim::platform::GpuGeneration::unknown;
+  EXPECT_TRUE(std::isinf(summarize_topology(unknown).ll_max_busbw_Bps));
+  // With the ceiling `auto` takes LL128 for a 1 MiB allreduce on 4 DGX H100 nodes, where the
+  // uncapped LL was the choice (and the slower one when simulated).
+  CollectiveOptions options;
+  options.algorithm = Algorithm::automatic;
+  options.protocol = Protocol::automatic;
+  EXPECT_EQ(describe(choose(t, options, Op::allreduce, 1 << 20)), "tree/ll128");
+}
+
+TEST(NcclModel, ModelNamesGiveTheGpuGeneration) {
+  using dasim::platform::generation_of_model;
+  using dasim::platform::GpuGeneration;
+  EXPECT_EQ(generation_of_model("V100-SXM2-16GB"), GpuGeneration::volta);
+  EXPECT_EQ(generation_of_model("P100-PCIE-16GB"), GpuGeneration::volta);  // NCCL: below 8.0
+  EXPECT_EQ(generation_of_model("A100-SXM4-80GB"), GpuGeneration::ampere);
+  EXPECT_EQ(generation_of_model("H200-SXM-141GB"), GpuGeneration::hopper);
+  EXPECT_EQ(generation_of_model("GH200"), GpuGeneration::hopper);
+  EXPECT_EQ(generation_of_model("B200 (GB200)"), GpuGeneration::blackwell);
+  EXPECT_EQ(generation_of_model("GB200"), GpuGeneration::blackwell);
+  EXPECT_EQ(generation_of_model("cpu-rank"), GpuGeneration::unknown);
 }
