@@ -201,8 +201,9 @@ double hierarchical_time_s(const TopologySummary& t, double bytes, Protocol prot
   return latency + transfer;
 }
 
-}  // namespace
-
+// The protocol's fraction of the algorithm's bus bandwidth on this topology, as NCCL's tuner
+// prices it: protocol_costs's, lowered for LL on rings and trees to NCCL's ceiling on LL's bus
+// bandwidth (llMaxBws) where that binds.
 double ll_capped_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol) {
   if (protocol == Protocol::links || protocol == Protocol::automatic) return 1.0;
   const double factor = protocol_costs(algorithm, protocol).bandwidth_factor;
@@ -215,14 +216,17 @@ double ll_capped_factor(const TopologySummary& t, Algorithm algorithm, Protocol 
   return busbw > 0 ? std::min(factor, t.ll_max_busbw_Bps / busbw) : factor;
 }
 
+// The fraction the simulated flows get. A ring moves every byte through every hop at the pace of
+// its slowest one, which sets its bus bandwidth: the ceiling scales all its hops. A tree's chain
+// inside the node carries all the data hop after hop, so scaling its NVLink hops to the network's
+// ceiling would slow it far below what LL reaches there; its flows keep LL's own fraction (the
+// tuner still prices the ceiling).
 double simulated_bandwidth_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol) {
-  // A ring moves every byte through every hop at the pace of its slowest one, which sets its bus
-  // bandwidth: the ceiling scales all its hops. A tree's chain inside the node carries all the data
-  // hop after hop, so scaling its NVLink hops to the network's ceiling would slow it far below
-  // what LL reaches there; its flows keep LL's own fraction (the tuner still prices the ceiling).
   if (algorithm == Algorithm::tree) return protocol_costs(algorithm, protocol).bandwidth_factor;
   return ll_capped_factor(t, algorithm, protocol);
 }
+
+}  // namespace
 
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
                         Protocol protocol) {

@@ -47,13 +47,6 @@ TopologySummary summarize_topology(const platform::PlatformSpec& spec);
 // on one node of an NVSwitch with NVLS, Simple only), and the protocol with it.
 bool can_run(const TopologySummary& t, Op op, Algorithm algorithm, Protocol protocol);
 
-// The protocol's fraction of the algorithm's bus bandwidth on this topology, as NCCL's tuner
-// prices it: protocol_costs's, lowered for LL on rings and trees to NCCL's ceiling on LL's bus
-// bandwidth (llMaxBws) where that binds.
-double ll_capped_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol);
-// The fraction the simulated flows get: ll_capped_factor on rings, the protocol's own on trees.
-double simulated_bandwidth_factor(const TopologySummary& t, Algorithm algorithm, Protocol protocol);
-
 // NCCL's estimate of the collective's time under (algorithm, protocol), seconds.
 double predicted_time_s(const TopologySummary& t, Op op, double bytes, Algorithm algorithm,
                         Protocol protocol);
