@@ -102,7 +102,8 @@ void add_workload_command(CLI::App& app) {
   show->add_option("--memory-format", o->memory_format,
                    "channels_last or nchw (tensor-core convolutions transpose NCHW tensors)")
       ->capture_default_str();
-  show->add_option("--optimizer", o->optimizer, "sgd_momentum, adam or lamb (whose update is charged)");
+  show->add_option("--optimizer", o->optimizer,
+                   "sgd_momentum, adam, lamb or bert_adam (whose update is charged)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")

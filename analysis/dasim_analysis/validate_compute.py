@@ -33,7 +33,7 @@ QUANTITY = "samples_per_s"
 WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
-OPTIMIZERS = {"sgd_momentum", "adam", "lamb"}
+OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.

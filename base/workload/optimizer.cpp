@@ -11,12 +11,30 @@ int update_streams(Optimizer optimizer) {
       return 7;
     case Optimizer::lamb:
       return 10;
+    case Optimizer::bert_adam:
+      return 0;  // per tensor: per_tensor_update
   }
   return 5;
 }
 
 int update_kernels(Optimizer optimizer) {
+  if (optimizer == Optimizer::bert_adam) return 0;  // per tensor: per_tensor_update
   return optimizer == Optimizer::lamb ? 2 : 1;
+}
+
+bool is_per_tensor(Optimizer optimizer) {
+  return optimizer == Optimizer::bert_adam;
+}
+
+TensorUpdate per_tensor_update(Optimizer optimizer, bool weight_decay) {
+  if (optimizer != Optimizer::bert_adam) return {};
+  // clip_grad_norm_ 3 streams / 7 kernels + Adam's moments and step 24 / 10 (optimizer.hpp).
+  TensorUpdate update{3 + 24, 7 + 10};
+  if (weight_decay) {
+    update.streams += 5;  // decay x w reads w, writes a temporary; update += reads two, writes one
+    update.kernels += 2;
+  }
+  return update;
 }
 
 int optimizer_states(Optimizer optimizer) {

@@ -5,6 +5,14 @@
 //   lamb          stage 1 reads g, m, v, w and writes m, v, the update u; stage 2 reads w, u and
 //                 writes w after the per-tensor trust ratio (You et al. 2019, Algorithm 2; NVIDIA's
 //                 FusedLAMB runs the two stages as two kernels)           10 streams, 2 kernels
+//   bert_adam     DeepLearningExamples' BertAdam (PyTorch/LanguageModeling/BERT/optimization.py,
+//                 what run_squad.py uses without --fp16): a Python loop over the parameter tensors
+//                 that runs, per tensor, eager kernels each streaming the whole tensor. Per tensor:
+//                 clip_grad_norm_ on that tensor alone (norm, stack, norm, + eps, divide, clamp,
+//                 mul_: 7 kernels, 3 streams), m.mul_, m.add_, v.mul_, v.addcmul_, v.sqrt, + eps,
+//                 m / (...), lr x update, negate, w.add_ (10 kernels, 24 streams) and, for tensors
+//                 with weight decay, decay x w and update += (2 kernels, 5 streams):
+//                 17 kernels and 27 streams, or 19 and 32 with decay (parameter_tensors.hpp).
 #pragma once
 
 #include "common/enum_names.hpp"
@@ -13,15 +21,26 @@
 
 namespace dasim::workload {
 
-enum class Optimizer { sgd_momentum, adam, lamb };
-inline constexpr EnumNames<Optimizer, 3> kOptimizerNames{{{
+enum class Optimizer { sgd_momentum, adam, lamb, bert_adam };
+inline constexpr EnumNames<Optimizer, 4> kOptimizerNames{{{
     {Optimizer::sgd_momentum, "sgd_momentum"},
     {Optimizer::adam, "adam"},
     {Optimizer::lamb, "lamb"},
+    {Optimizer::bert_adam, "bert_adam"},
 }}};
 
+// A fused update: streams and kernels for all parameters together (not for a per-tensor one).
 int update_streams(Optimizer optimizer);
 int update_kernels(Optimizer optimizer);
+
+// Whether the optimizer loops over the parameter tensors, launching its kernels per tensor.
+bool is_per_tensor(Optimizer optimizer);
+// A per-tensor optimizer's work on one tensor: parameter-sized streams and kernel launches.
+struct TensorUpdate {
+  int streams = 0;
+  int kernels = 0;
+};
+TensorUpdate per_tensor_update(Optimizer optimizer, bool weight_decay);
 int optimizer_states(Optimizer optimizer);  // parameter-sized state buffers (momentum; m and v)
 
 std::string to_string(Optimizer optimizer);

@@ -2,6 +2,7 @@
 #include "compute/compute_model.hpp"
 
 #include "common/errors.hpp"
+#include "workload/parameter_tensors.hpp"
 #include "workload/shape_key.hpp"
 
 #include <fmt/format.h>
@@ -144,9 +145,21 @@ double ComputeModel::update_time_s(const workload::Workload& workload, int shard
   // Profiled: the real thing, streaming 1/shards of it when sharded.
   if (workload.update_time_s) return *workload.update_time_s / shards;
   const double params = double(workload.total_params()) / shards;
-  double bytes = workload::update_streams(workload.optimizer) * params *
-                 workload::weight_bytes_per_element(workload.precision);
-  int kernels = workload::update_kernels(workload.optimizer);
+  const double element_bytes = workload::weight_bytes_per_element(workload.precision);
+  double bytes = 0;
+  int kernels = 0;
+  if (workload::is_per_tensor(workload.optimizer)) {
+    // A loop over the tensors: every tensor pays its kernels' launches, however small it is (most
+    // of BERT's tensors are biases and LayerNorm vectors of 1,024 elements).
+    for (const auto& tensor : workload::parameter_tensors(workload)) {
+      const auto update = workload::per_tensor_update(workload.optimizer, tensor.weight_decay);
+      bytes += update.streams * double(tensor.elements) / shards * element_bytes;
+      kernels += update.kernels;
+    }
+  } else {
+    bytes = workload::update_streams(workload.optimizer) * params * element_bytes;
+    kernels = workload::update_kernels(workload.optimizer);
+  }
   if (workload::is_mixed_precision(workload.precision)) {
     bytes += params * (4 + 2) + params * (4 + 4);  // weight cast; gradient unscale + inf check
     kernels += 2;

@@ -101,7 +101,7 @@ bad precision_mode 'precision: expected one of fp32, tf32, fp16, bf16, amp, amp_
 bad grad_precision 'grad_precision: expected one of fp32, fp16, bf16, got "amp"' 's["grad_precision"] = "amp"'
 bad fusion 'fusion: expected one of none, bn_relu, got "xla"' 's["fusion"] = "xla"'
 bad memory_format 'memory_format: expected one of channels_last, nchw, got "nhwc"' 's["memory_format"] = "nhwc"'
-bad optimizer 'optimizer: expected one of sgd_momentum, adam, lamb, got "adagrad"' 's["optimizer"] = "adagrad"'
+bad optimizer 'optimizer: expected one of sgd_momentum, adam, lamb, bert_adam, got "adagrad"' 's["optimizer"] = "adagrad"'
 bad unknown_key 'iteration: unknown key' 's["iteration"] = 3'
 bad zero_batch 'batch_per_gpu: expected an integer in 1..1048576, got 0' 's["batch_per_gpu"] = 0'
 bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count' 's["platforms"][0]["nodes"] = [0, 2]'
