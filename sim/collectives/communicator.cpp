@@ -108,8 +108,15 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     nvls_port_factor_ = 1 / *spec.nvswitch->nvls_efficiency;
   tree_channels_ = options_.tree_channels > 0 ? options_.tree_channels : std::max(1, spec.rails());
-  const int channels = options_.ring_channels > 0 ? options_.ring_channels : spec.rails();
-  const auto orders = multi_ring_orders(spec, channels);
+  // Inside one node NCCL's rings take different links where that adds bandwidth (a DGX-1's
+  // NVLink mesh: intra_node_rings); otherwise, and across nodes, one ring per NIC, each a rotation
+  // of the best cycle (multi_ring_orders).
+  const auto one_node =
+      represented_nodes_ == 1 ? intra_node_rings(spec, options_.ring_channels) : IntraNodeRings{};
+  const auto orders =
+      one_node.beats_one_ring
+          ? one_node.cycles
+          : multi_ring_orders(spec, options_.ring_channels > 0 ? options_.ring_channels : spec.rails());
   for (const auto& order : orders) rings_.push_back(make_ring({order}));
   auto cycle = best_intra_node_cycle(spec);
   std::vector<std::vector<int>> intra, inter(static_cast<size_t>(gpus_per_node_));

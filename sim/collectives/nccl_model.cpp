@@ -145,6 +145,11 @@ TopologySummary summarize_topology(const platform::PlatformSpec& spec) {
           std::min(t.ring_intra_Bps,
                    platform::route_figures(spec, platform::gpu_to_gpu_route(spec, a, b)).bandwidth_Bps);
     }
+    // One node: NCCL's rings over different links together (a DGX-1's six NVLinks per GPU).
+    if (spec.nodes == 1) {
+      const auto rings = intra_node_rings(spec);
+      if (rings.beats_one_ring) t.ring_intra_Bps = rings.aggregate_Bps;
+    }
   }
   // Each NIC at the rate its GPUs reach it through PCIe, the node no faster than its fabric link.
   for (size_t n = 0; n < spec.nics.size(); ++n) {

@@ -35,9 +35,11 @@ ProtocolCosts protocol_costs(Algorithm algorithm, Protocol protocol);
 struct TopologySummary {
   int ranks = 1, nodes = 1, gpus_per_node = 1;
   HopKind intra_hop = HopKind::nvlink;  // how GPUs of one node reach each other
-  double ring_intra_Bps = 0;            // slowest hop of the best intra-node ring (achieved)
-  double node_nic_Bps = 0;              // a node's NIC aggregate as its GPUs reach it (achieved)
-  double nvls_port_Bps = 0;             // NVSwitch port x NVLS efficiency; 0 without NVLS
+  // Slowest hop of the best intra-node ring (achieved); on one node where rings over different
+  // links add bandwidth (intra_node_rings), all of them together.
+  double ring_intra_Bps = 0;
+  double node_nic_Bps = 0;   // a node's NIC aggregate as its GPUs reach it (achieved)
+  double nvls_port_Bps = 0;  // NVSwitch port x NVLS efficiency; 0 without NVLS
   // NCCL's ceiling on LL's bus bandwidth (llMaxBws): infinite where dasim does not know the GPU.
   double ll_max_busbw_Bps = std::numeric_limits<double>::infinity();
 };

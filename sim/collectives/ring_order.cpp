@@ -3,8 +3,11 @@
 #include "platform/node_routes.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <string>
 
 namespace dasim::collectives {
 
@@ -83,6 +86,149 @@ std::vector<std::vector<int>> multi_ring_orders(const platform::PlatformSpec& sp
     orders.push_back(std::move(ranks));
   }
   return orders;
+}
+
+}  // namespace dasim::collectives
+
+namespace dasim::collectives {
+namespace {
+
+// Every directed link the hop a -> b crosses, as an index into `capacity_Bps`.
+struct LinkTable {
+  std::vector<double> capacity_Bps;
+  std::vector<std::vector<std::vector<int>>> hop_links;  // [a][b]
+};
+
+LinkTable link_table(const platform::PlatformSpec& spec) {
+  const int g = spec.gpus_per_node;
+  LinkTable t;
+  t.hop_links.assign(size_t(g), std::vector<std::vector<int>>(size_t(g)));
+  std::map<std::string, int> index;
+  for (int a = 0; a < g; ++a)
+    for (int b = 0; b < g; ++b) {
+      if (a == b) continue;
+      for (const auto& ref : platform::gpu_to_gpu_route(spec, a, b)) {
+        const std::string key = ref.name + (ref.up ? ">" : "<");
+        auto [it, added] = index.emplace(key, int(t.capacity_Bps.size()));
+        if (added) t.capacity_Bps.push_back(platform::node_link_spec(spec, ref).achieved_Bps());
+        t.hop_links[size_t(a)][size_t(b)].push_back(it->second);
+      }
+    }
+  return t;
+}
+
+// The least rate a ring gets when every ring carries an equal share: the busiest link's rate
+// over the rings crossing it.
+double per_ring_Bps(const LinkTable& t, const std::vector<int>& load) {
+  double rate = std::numeric_limits<double>::infinity();
+  for (size_t l = 0; l < load.size(); ++l)
+    if (load[l] > 0) rate = std::min(rate, t.capacity_Bps[l] / load[l]);
+  return rate;
+}
+
+}  // namespace
+
+IntraNodeRings intra_node_rings(const platform::PlatformSpec& spec, int channels) {
+  const int g = spec.gpus_per_node;
+  const auto best = best_intra_node_cycle(spec);
+  IntraNodeRings single{{best}, 0};
+  if (g < 2) return single;
+  const LinkTable t = link_table(spec);
+  auto cycle_links = [&](const std::vector<int>& cycle) {
+    std::vector<int> links;
+    for (size_t i = 0; i < cycle.size(); ++i)
+      for (int l : t.hop_links[size_t(cycle[i])][size_t(cycle[(i + 1) % cycle.size()])]) links.push_back(l);
+    return links;
+  };
+  {
+    std::vector<int> load(t.capacity_Bps.size(), 0);
+    for (int l : cycle_links(best)) ++load[size_t(l)];
+    single.aggregate_Bps = per_ring_Bps(t, load);
+  }
+  if (g <= 3 || g > 9) {
+    if (channels > 1) single.cycles.assign(size_t(channels), best);
+    return single;
+  }
+  // Each candidate cycle as (link, times it crosses it) pairs.
+  std::vector<std::vector<int>> candidates;
+  std::vector<std::vector<std::pair<int, int>>> candidate_links;
+  std::vector<int> order(static_cast<size_t>(g));
+  std::iota(order.begin(), order.end(), 0);
+  do {
+    candidates.push_back(order);
+    std::map<int, int> crossings;
+    for (int l : cycle_links(order)) ++crossings[l];
+    candidate_links.emplace_back(crossings.begin(), crossings.end());
+  } while (std::next_permutation(order.begin() + 1, order.end()));
+
+  // NCCL's search in spirit: pick a rate per ring, then fit as many rings as the links allow at
+  // that rate (each ring takes the rate from every link it crosses, once per crossing), by
+  // depth-first search over the cycles, highest-capacity cycles first; the rate and count of most
+  // bandwidth win. The search is bounded by a count of steps, not by time, so it is deterministic.
+  std::vector<size_t> by_capacity(candidates.size());
+  std::iota(by_capacity.begin(), by_capacity.end(), 0);
+  auto cycle_rate = [&](size_t c) {
+    double rate = std::numeric_limits<double>::infinity();
+    for (const auto& [l, times] : candidate_links[c])
+      rate = std::min(rate, t.capacity_Bps[size_t(l)] / times);
+    return rate;
+  };
+  std::stable_sort(by_capacity.begin(), by_capacity.end(),
+                   [&](size_t a, size_t b) { return cycle_rate(a) > cycle_rate(b); });
+  std::vector<double> rates;
+  const int most = channels > 0 ? channels : 2 * g;
+  for (double capacity : t.capacity_Bps)
+    for (int m = 1; m <= most; ++m) rates.push_back(capacity / m);
+  std::sort(rates.begin(), rates.end(), std::greater<>());
+  rates.erase(std::unique(rates.begin(), rates.end()), rates.end());
+
+  IntraNodeRings found = single;
+  long steps_left = 4'000'000;
+  for (double rate : rates) {
+    if (rate * most <= found.aggregate_Bps * (1 + 1e-9)) break;  // no count at this rate can do better
+    std::vector<double> room(t.capacity_Bps);
+    std::vector<size_t> stack, best_stack;
+    // Rings that fit, each at least as far down the order as the one before (a set, not orderings).
+    auto fits = [&](size_t c) {
+      for (const auto& [l, times] : candidate_links[c])
+        if (room[size_t(l)] < rate * times * (1 - 1e-9)) return false;
+      return true;
+    };
+    auto take = [&](size_t c, double sign) {
+      for (const auto& [l, times] : candidate_links[c]) room[size_t(l)] -= sign * rate * times;
+    };
+    std::function<void(size_t)> search = [&](size_t from) {
+      if (stack.size() > best_stack.size()) best_stack = stack;
+      if (int(stack.size()) == most) return;
+      for (size_t i = from; i < by_capacity.size() && steps_left > 0; ++i) {
+        --steps_left;
+        const size_t c = by_capacity[i];
+        if (!fits(c)) continue;
+        take(c, 1);
+        stack.push_back(c);
+        search(i);
+        stack.pop_back();
+        take(c, -1);
+        if (int(best_stack.size()) == most) return;
+      }
+    };
+    search(0);
+    const double aggregate = double(best_stack.size()) * rate;
+    if (channels > 0 ? int(best_stack.size()) == channels && aggregate > found.aggregate_Bps * (1 + 1e-9)
+                     : aggregate > found.aggregate_Bps * (1 + 1e-9)) {
+      found.cycles.clear();
+      for (size_t c : best_stack) found.cycles.push_back(candidates[c]);
+      found.aggregate_Bps = aggregate;
+      found.beats_one_ring = true;
+    }
+  }
+  // Asked for more rings than fit side by side: the best set, repeated.
+  if (channels > 0 && int(found.cycles.size()) < channels) {
+    const auto base = found.cycles;
+    for (size_t i = 0; int(found.cycles.size()) < channels; ++i)
+      found.cycles.push_back(base[i % base.size()]);
+  }
+  return found;
 }
 
 }  // namespace dasim::collectives

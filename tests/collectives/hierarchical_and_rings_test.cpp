@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -56,7 +57,7 @@ TEST(RingAllreduce, OneRingPerNicReachesTheNodesNicAggregate) {
   // DGX-1V: every channel is a rotation of the same NVLink cycle (two NVLinks per hop, 2 x 25e9 x
   // 0.80 = 40e9), so the 4 hops that no channel leaves the node through carry all 4 channels:
   // 10e9 each, below the 15.75e9 x 0.76 = 11.97e9 PCIe path to the EDR NIC. (NCCL's search finds
-  // rings over distinct NVLinks; dasim's rotations share the cycle, docs/validation.md.)
+  // rings over distinct NVLinks; across nodes dasim's rotations share the cycle, docs/file-formats.md.)
   for (auto c : {Case{"dgx-a100-hdr.json", 8 * 31.5e9 * 0.76},
                  Case{"dgx1-v100-edr.json", 4 * (2 * 25e9 * 0.80) / 4}}) {
     auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce,
@@ -89,6 +90,44 @@ TEST(RingOrder, Dgx1FindsTheAllNv2Cycle) {
     bool nv2 = false;
     for (const auto& pair : spec.nvlink->pairs) nv2 |= pair.a == a && pair.b == b && pair.links == 2;
     EXPECT_TRUE(nv2) << a << "-" << b;
+  }
+}
+
+// Inside one DGX-1V every GPU has six NVLinks out (two NV2 pairs, two NV1 pairs): 6 x 25e9 x 0.80
+// = 120e9 B/s. One ring uses two of them (the all-NV2 cycle, 2 x 25e9 x 0.80 = 40e9), as dasim did
+// before; NCCL's channels take the others too. The search must find six rings of 20e9 each that
+// load every directed NVLink exactly to its capacity, and a 1 GiB allreduce on the node (no
+// protocol model) must then run at 120e9 bus bandwidth, three times one ring's.
+TEST(IntraNodeRings, Dgx1UsesAllSixNvlinksOfEveryGpu) {
+  auto spec = load_platform(preset("dgx1-v100-edr.json"), 1);
+  const auto rings = dasim::collectives::intra_node_rings(spec);
+  EXPECT_TRUE(rings.beats_one_ring);
+  ASSERT_EQ(rings.cycles.size(), 6u);
+  EXPECT_NEAR(rings.aggregate_Bps, 6 * 25e9 * 0.80, 1);
+  std::map<std::pair<int, int>, int> crossings;
+  for (const auto& cycle : rings.cycles)
+    for (size_t i = 0; i < cycle.size(); ++i) ++crossings[{cycle[i], cycle[(i + 1) % cycle.size()]}];
+  for (const auto& pair : spec.nvlink->pairs) {
+    EXPECT_EQ((crossings[{pair.a, pair.b}]), pair.links) << pair.a << "->" << pair.b;
+    EXPECT_EQ((crossings[{pair.b, pair.a}]), pair.links) << pair.b << "->" << pair.a;
+  }
+  EXPECT_EQ(crossings.size(), 2 * spec.nvlink->pairs.size());  // no hop off the NVLinks
+
+  CollectiveOptions links;
+  links.protocol = dasim::collectives::Protocol::links;
+  auto s = run_collective_sweep(spec, links, Op::allreduce, {1 << 30})[0];
+  EXPECT_NEAR(s.busbw_Bps, 6 * 25e9 * 0.80, 0.02 * 6 * 25e9 * 0.80);
+}
+
+// Where one ring already takes a GPU's whole port or PCIe path, more rings add nothing: NVSwitch
+// and PCIe nodes keep the single best cycle, so their collectives are what they were.
+TEST(IntraNodeRings, OneRingWhereItTakesThePortOrThePath) {
+  for (const char* file : {"dgx-a100-hdr.json", "dgx-h100-ndr.json", "v100-pcie-25gbe.json"}) {
+    auto spec = load_platform(preset(file), 1);
+    const auto rings = dasim::collectives::intra_node_rings(spec);
+    EXPECT_FALSE(rings.beats_one_ring) << file;
+    ASSERT_EQ(rings.cycles.size(), 1u) << file;
+    EXPECT_EQ(rings.cycles[0], dasim::collectives::best_intra_node_cycle(spec)) << file;
   }
 }
 
