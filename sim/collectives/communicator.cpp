@@ -108,9 +108,9 @@ Communicator::Communicator(const platform::PlatformSpec& spec, const platform::B
   if (spec.nvswitch && spec.nvswitch->nvls_efficiency)
     nvls_port_factor_ = 1 / *spec.nvswitch->nvls_efficiency;
   tree_channels_ = options_.tree_channels > 0 ? options_.tree_channels : std::max(1, spec.rails());
-  // Inside one node NCCL's rings take different links where that adds bandwidth (a DGX-1's
-  // NVLink mesh: intra_node_rings); otherwise, and across nodes, one ring per NIC, each a rotation
-  // of the best cycle (multi_ring_orders).
+  // NCCL's rings take different links where that adds bandwidth (a DGX-1's NVLink mesh:
+  // intra_node_rings): inside one node as many as add bandwidth, across nodes one per NIC
+  // (multi_ring_orders), each entering and leaving nodes through the NICs evenly.
   const auto one_node =
       represented_nodes_ == 1 ? intra_node_rings(spec, options_.ring_channels) : IntraNodeRings{};
   const auto orders =

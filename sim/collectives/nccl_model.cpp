@@ -77,8 +77,10 @@ double algorithm_busbw_Bps(const TopologySummary& t, Algorithm a) {
     const double n = t.ranks;
     return 2 * (n - 1) / (n + 1) * t.nvls_port_Bps;
   }
-  if (t.nodes == 1) return t.ring_intra_Bps;
-  return std::min(t.ring_intra_Bps, t.node_nic_Bps);
+  const double intra =
+      a == Algorithm::ring && t.flat_rings_intra_Bps > 0 ? t.flat_rings_intra_Bps : t.ring_intra_Bps;
+  if (t.nodes == 1) return intra;
+  return std::min(intra, t.node_nic_Bps);
 }
 
 // Seconds per byte per unit of busBw: the inverse of NCCL's busBw-to-algorithm-bandwidth ratio
@@ -145,11 +147,10 @@ TopologySummary summarize_topology(const platform::PlatformSpec& spec) {
           std::min(t.ring_intra_Bps,
                    platform::route_figures(spec, platform::gpu_to_gpu_route(spec, a, b)).bandwidth_Bps);
     }
-    // One node: NCCL's rings over different links together (a DGX-1's six NVLinks per GPU).
-    if (spec.nodes == 1) {
-      const auto rings = intra_node_rings(spec);
-      if (rings.beats_one_ring) t.ring_intra_Bps = rings.aggregate_Bps;
-    }
+    // NCCL's rings over different links together (a DGX-1's NVLinks): inside one node as many as
+    // add bandwidth, across nodes one per NIC, as the simulated rings run.
+    const auto rings = intra_node_rings(spec, spec.nodes == 1 ? 0 : spec.rails());
+    if (rings.beats_one_ring) t.flat_rings_intra_Bps = rings.aggregate_Bps;
   }
   // Each NIC at the rate its GPUs reach it through PCIe, the node no faster than its fabric link.
   for (size_t n = 0; n < spec.nics.size(); ++n) {

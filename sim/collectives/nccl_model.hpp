@@ -35,9 +35,13 @@ ProtocolCosts protocol_costs(Algorithm algorithm, Protocol protocol);
 struct TopologySummary {
   int ranks = 1, nodes = 1, gpus_per_node = 1;
   HopKind intra_hop = HopKind::nvlink;  // how GPUs of one node reach each other
-  // Slowest hop of the best intra-node ring (achieved); on one node where rings over different
-  // links add bandwidth (intra_node_rings), all of them together.
+  // Slowest hop of the best intra-node cycle (achieved): what one ring, a tree's chain and the
+  // hierarchical allreduce's intra-node phases run at.
   double ring_intra_Bps = 0;
+  // The flat rings' intra-node bus bandwidth where rings over different links add to it (a
+  // DGX-1's NVLink mesh, intra_node_rings: inside one node as many rings as help, across nodes
+  // one per NIC); 0 where they do not (ring_intra_Bps applies).
+  double flat_rings_intra_Bps = 0;
   double node_nic_Bps = 0;   // a node's NIC aggregate as its GPUs reach it (achieved)
   double nvls_port_Bps = 0;  // NVSwitch port x NVLS efficiency; 0 without NVLS
   // NCCL's ceiling on LL's bus bandwidth (llMaxBws): infinite where dasim does not know the GPU.

@@ -41,10 +41,85 @@ std::vector<int> best_intra_node_cycle(const platform::PlatformSpec& spec) {
   return best;
 }
 
+namespace {
+
+// One flat ring per cycle: channel k runs through every node along cycles[k], entered and left at
+// a rotation of it. The rotations are chosen together so that rings leave and enter through the
+// NICs, and through the GPUs' own PCIe links, as evenly as possible: the least sum of squared
+// ring counts per NIC and per GPU, each way (the first such choice in order). Exhaustive up to
+// 2^20 choices, else channel after channel.
+std::vector<std::vector<int>> orders_on_cycles(const platform::PlatformSpec& spec,
+                                               const std::vector<std::vector<int>>& cycles) {
+  const int g = spec.gpus_per_node;
+  const size_t k = cycles.size();
+  auto exit_gpu = [&](size_t c, int r) { return cycles[c][size_t((r + g - 1) % g)]; };
+  auto entry_gpu = [&](size_t c, int r) { return cycles[c][size_t(r)]; };
+  // Counts of rings leaving and entering per NIC and per GPU for a choice of rotations.
+  auto cost_of = [&](const std::vector<int>& rotation, size_t upto) {
+    std::vector<long> nic_out(spec.nics.size(), 0), nic_in(spec.nics.size(), 0), gpu_out(size_t(g), 0),
+        gpu_in(size_t(g), 0);
+    for (size_t c = 0; c < upto; ++c) {
+      const int x = exit_gpu(c, rotation[c]), e = entry_gpu(c, rotation[c]);
+      ++nic_out[size_t(platform::nic_of_gpu(spec, x))];
+      ++nic_in[size_t(platform::nic_of_gpu(spec, e))];
+      ++gpu_out[size_t(x)];
+      ++gpu_in[size_t(e)];
+    }
+    long cost = 0;
+    for (auto* counts : {&nic_out, &nic_in, &gpu_out, &gpu_in})
+      for (long n : *counts) cost += n * n;
+    return cost;
+  };
+  std::vector<int> rotation(k, 0), best(k, 0);
+  double choices = 1;
+  for (size_t c = 0; c < k; ++c) choices *= g;
+  if (choices <= double(1 << 20)) {
+    long best_cost = -1;
+    while (true) {
+      const long cost = cost_of(rotation, k);
+      if (best_cost < 0 || cost < best_cost) {
+        best_cost = cost;
+        best = rotation;
+      }
+      size_t c = k;  // next choice, the last channel's rotation counting fastest
+      while (c > 0 && ++rotation[c - 1] == g) rotation[--c] = 0;
+      if (c == 0) break;
+    }
+  } else {
+    for (size_t c = 0; c < k; ++c) {
+      long pick_cost = -1;
+      for (int r = 0; r < g; ++r) {
+        rotation[c] = r;
+        const long cost = cost_of(rotation, c + 1);
+        if (pick_cost < 0 || cost < pick_cost) {
+          pick_cost = cost;
+          best[c] = r;
+        }
+      }
+      rotation[c] = best[c];
+    }
+  }
+  std::vector<std::vector<int>> orders;
+  for (size_t c = 0; c < k; ++c) {
+    std::vector<int> ranks;
+    ranks.reserve(static_cast<size_t>(spec.total_gpus()));
+    for (int n = 0; n < spec.nodes; ++n)
+      for (int j = 0; j < g; ++j) ranks.push_back(n * g + cycles[c][size_t((best[c] + j) % g)]);
+    orders.push_back(std::move(ranks));
+  }
+  return orders;
+}
+
+}  // namespace
+
 std::vector<std::vector<int>> multi_ring_orders(const platform::PlatformSpec& spec, int channels) {
-  const auto cycle = best_intra_node_cycle(spec);
   const int g = spec.gpus_per_node;
   const size_t nics = spec.nics.size();
+  if (channels > 1) {
+    const auto rings = intra_node_rings(spec, channels);
+    if (rings.beats_one_ring) return orders_on_cycles(spec, rings.cycles);
+  }
+  const auto cycle = best_intra_node_cycle(spec);
   // Rotation i: the node's ring segment runs cycle[i], ..., cycle[i-1]; it is left from
   // cycle[i-1] and the next node is entered at cycle[i].
   auto exit_nic = [&](int i) { return size_t(platform::nic_of_gpu(spec, cycle[size_t((i + g - 1) % g)])); };

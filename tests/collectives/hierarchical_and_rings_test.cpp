@@ -54,30 +54,37 @@ TEST(RingAllreduce, OneRingPerNicReachesTheNodesNicAggregate) {
   };
   // DGX A100: per rail, PCIe Gen4 31.5e9 x 0.76 from the GPU to its HDR NIC (below 25e9 x 0.96); the
   // 8 channels share each 240e9 NVSwitch port (30e9 each), which does not limit them.
-  // DGX-1V: every channel is a rotation of the same NVLink cycle (two NVLinks per hop, 2 x 25e9 x
-  // 0.80 = 40e9), so the 4 hops that no channel leaves the node through carry all 4 channels:
-  // 10e9 each, below the 15.75e9 x 0.76 = 11.97e9 PCIe path to the EDR NIC. (NCCL's search finds
-  // rings over distinct NVLinks; across nodes dasim's rotations share the cycle, docs/file-formats.md.)
-  for (auto c : {Case{"dgx-a100-hdr.json", 8 * 31.5e9 * 0.76},
-                 Case{"dgx1-v100-edr.json", 4 * (2 * 25e9 * 0.80) / 4}}) {
+  // DGX-1V: the 4 channels run on different NVLink cycles (intra_node_rings: twice the all-NV2
+  // cycle each way, 20e9 per ring on its 40e9 links, 80e9 in all), so the NICs bind: per rail the
+  // 15.75e9 x 0.76 = 11.97e9 PCIe path to the EDR NIC (below 12.5e9 x 0.96). With every channel a
+  // rotation of one cycle, as before, the 4 hops no channel leaves through carried all 4: 40e9.
+  for (auto c :
+       {Case{"dgx-a100-hdr.json", 8 * 31.5e9 * 0.76}, Case{"dgx1-v100-edr.json", 4 * 15.75e9 * 0.76}}) {
     auto s = run_collective_sweep(load_platform(preset(c.file), 2), CollectiveOptions{}, Op::allreduce,
                                   {1 << 30})[0];
     EXPECT_NEAR(s.busbw_Bps, c.nic_aggregate_Bps, 0.05 * c.nic_aggregate_Bps) << c.file;
   }
 }
 
+// Every NIC carries one ring out and one in, and no GPU's own PCIe link carries two rings either way.
 TEST(RingOrder, EveryNicCarriesOneRingOutAndOneIn) {
   auto spec = load_platform(preset("dgx1-v100-edr.json"), 2);
   auto orders = multi_ring_orders(spec, 4);
   ASSERT_EQ(orders.size(), 4u);
-  std::vector<int> out(4, 0), in(4, 0);
+  std::vector<int> out(4, 0), in(4, 0), gpu_out(8, 0), gpu_in(8, 0);
   for (const auto& order : orders) {
     ++out[size_t(dasim::platform::nic_of_gpu(spec, order[7] % 8))];  // last GPU of node 0 leaves
     ++in[size_t(dasim::platform::nic_of_gpu(spec, order[8] % 8))];   // first GPU of node 1 enters
+    ++gpu_out[size_t(order[7] % 8)];
+    ++gpu_in[size_t(order[8] % 8)];
   }
   for (int k = 0; k < 4; ++k) {
     EXPECT_EQ(out[size_t(k)], 1) << "NIC " << k;
     EXPECT_EQ(in[size_t(k)], 1) << "NIC " << k;
+  }
+  for (int g = 0; g < 8; ++g) {
+    EXPECT_LE(gpu_out[size_t(g)], 1) << "GPU " << g;
+    EXPECT_LE(gpu_in[size_t(g)], 1) << "GPU " << g;
   }
 }
 
