@@ -1,5 +1,6 @@
 #include "report/platform_report.hpp"
 
+#include "collectives/ring_order.hpp"
 #include "common/units.hpp"
 #include "platform/bisection.hpp"
 #include "platform/dragonfly.hpp"
@@ -174,6 +175,22 @@ std::string inter_node_section(const PlatformSpec& spec, const ProbedRoutes& rou
   return out;
 }
 
+// The rings a collective runs side by side inside one node (collectives::intra_node_rings): on a
+// point-to-point NVLink mesh several over different links, elsewhere one.
+std::string rings_line(const PlatformSpec& spec) {
+  if (spec.gpus_per_node < 2) return "";
+  const auto rings = collectives::intra_node_rings(spec);
+  std::vector<std::string> cycles;
+  for (const auto& cycle : rings.cycles) cycles.push_back(fmt::format("{}", fmt::join(cycle, "-")));
+  if (rings.beats_one_ring)
+    return fmt::format(
+        "Rings:      {} inside a node over different links, {} each, {} of bus bandwidth together ({})\n",
+        rings.cycles.size(), units::format_bandwidth(rings.aggregate_Bps / double(rings.cycles.size())),
+        units::format_bandwidth(rings.aggregate_Bps), fmt::join(cycles, ", "));
+  return fmt::format("Rings:      one inside a node ({}), {} of bus bandwidth; more would share its links\n",
+                     cycles.front(), units::format_bandwidth(rings.aggregate_Bps));
+}
+
 }  // namespace
 
 std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes& routes) {
@@ -189,6 +206,7 @@ std::string render_platform_summary(const PlatformSpec& spec, const ProbedRoutes
                      to_string(spec.gpu.generation), to_string(spec.cpu_vendor));
   out += fmt::format("Network:    {}\n", describe_network_model(spec.network));
   out += links_section(spec);
+  out += rings_line(spec);
   PlatformSpec site = spec;  // the fabric of one site (all nodes when there is one)
   if (spec.sites.count > 1) {
     site.nodes = spec.site_nodes(0);

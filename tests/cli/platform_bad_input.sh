@@ -145,6 +145,9 @@ grep -q "Bisection:  3200.00 GB/s" "$WORK/stdout" || fail "128-node DGX-1 bisect
 # platform show --nodes 1 counts in the right number; platform presets has a header row.
 expect_ok "show one node" "$BIN/dasim" platform show "$base" --nodes 1
 grep -q "^Nodes:      1 node x 8 GPUs (" "$WORK/stdout" || fail "one node: $(grep Nodes "$WORK/stdout")"
+# The DGX-1's six NVLinks per GPU (2 x NV2 + 2 x NV1 at 25 GB/s x 0.80): six rings of 20 GB/s.
+grep -q "^Rings:      6 inside a node over different links, 20.00 GB/s each, 120.00 GB/s of bus bandwidth" "$WORK/stdout" ||
+  fail "DGX-1 rings: $(grep Rings "$WORK/stdout")"
 expect_ok "presets" "$BIN/dasim" platform presets
 head -1 "$WORK/stdout" | grep -Eq '^preset +bandwidth +latency +source$' || fail "presets header: $(head -1 "$WORK/stdout")"
 grep -Eq '^ib-hdr +25\.00 GB/s +0\.60 us ' "$WORK/stdout" || fail "presets: no ib-hdr row (200 Gb/s = 25 GB/s)"
