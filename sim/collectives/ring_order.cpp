@@ -3,6 +3,7 @@
 #include "platform/node_routes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -261,16 +262,19 @@ IntraNodeRings intra_node_rings(const platform::PlatformSpec& spec, int channels
   long steps_left = 4'000'000;
   for (double rate : rates) {
     if (rate * most <= found.aggregate_Bps * (1 + 1e-9)) break;  // no count at this rate can do better
-    std::vector<double> room(t.capacity_Bps);
+    // How many rings each link still carries at this rate: whole numbers, so taking a ring and
+    // giving it back leaves them exactly as they were.
+    std::vector<int> room(t.capacity_Bps.size());
+    for (size_t l = 0; l < room.size(); ++l) room[l] = int(std::floor(t.capacity_Bps[l] / rate * (1 + 1e-9)));
     std::vector<size_t> stack, best_stack;
     // Rings that fit, each at least as far down the order as the one before (a set, not orderings).
     auto fits = [&](size_t c) {
       for (const auto& [l, times] : candidate_links[c])
-        if (room[size_t(l)] < rate * times * (1 - 1e-9)) return false;
+        if (room[size_t(l)] < times) return false;
       return true;
     };
-    auto take = [&](size_t c, double sign) {
-      for (const auto& [l, times] : candidate_links[c]) room[size_t(l)] -= sign * rate * times;
+    auto take = [&](size_t c, int sign) {
+      for (const auto& [l, times] : candidate_links[c]) room[size_t(l)] -= sign * times;
     };
     std::function<void(size_t)> search = [&](size_t from) {
       if (stack.size() > best_stack.size()) best_stack = stack;
