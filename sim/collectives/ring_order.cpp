@@ -221,7 +221,21 @@ IntraNodeRings intra_node_rings(const platform::PlatformSpec& spec, int channels
     for (int l : cycle_links(best)) ++load[size_t(l)];
     single.aggregate_Bps = per_ring_Bps(t, load);
   }
-  if (g <= 3 || g > 9) {
+  // Every ring leaves each GPU once, over the first link of one of its routes out, so no set of
+  // rings beats what those links carry out of the tightest GPU. Where one ring already reaches
+  // that (a whole NVSwitch port, a whole PCIe link), there is nothing to search for.
+  double out_bound_Bps = std::numeric_limits<double>::infinity();
+  for (int a = 0; a < g; ++a) {
+    std::vector<int> first_links;
+    for (int b = 0; b < g; ++b)
+      if (a != b) first_links.push_back(t.hop_links[size_t(a)][size_t(b)].front());
+    std::sort(first_links.begin(), first_links.end());
+    first_links.erase(std::unique(first_links.begin(), first_links.end()), first_links.end());
+    double out_Bps = 0;
+    for (int l : first_links) out_Bps += t.capacity_Bps[size_t(l)];
+    out_bound_Bps = std::min(out_bound_Bps, out_Bps);
+  }
+  if (g <= 3 || g > 9 || single.aggregate_Bps >= out_bound_Bps * (1 - 1e-9)) {
     if (channels > 1) single.cycles.assign(size_t(channels), best);
     return single;
   }
