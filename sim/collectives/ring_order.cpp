@@ -44,6 +44,16 @@ std::vector<int> best_intra_node_cycle(const platform::PlatformSpec& spec) {
 
 namespace {
 
+// A flat ring over every node: each node's GPUs in `cycle` order from `rotation`, nodes in order.
+std::vector<int> flat_ring(const platform::PlatformSpec& spec, const std::vector<int>& cycle, int rotation) {
+  const int g = spec.gpus_per_node;
+  std::vector<int> ranks;
+  ranks.reserve(static_cast<size_t>(spec.total_gpus()));
+  for (int n = 0; n < spec.nodes; ++n)
+    for (int j = 0; j < g; ++j) ranks.push_back(n * g + cycle[size_t((rotation + j) % g)]);
+  return ranks;
+}
+
 // One flat ring per cycle: channel k runs through every node along cycles[k], entered and left at
 // a rotation of it. The rotations are chosen together so that rings leave and enter through the
 // NICs, and through the GPUs' own PCIe links, as evenly as possible: the least sum of squared
@@ -101,13 +111,7 @@ std::vector<std::vector<int>> orders_on_cycles(const platform::PlatformSpec& spe
     }
   }
   std::vector<std::vector<int>> orders;
-  for (size_t c = 0; c < k; ++c) {
-    std::vector<int> ranks;
-    ranks.reserve(static_cast<size_t>(spec.total_gpus()));
-    for (int n = 0; n < spec.nodes; ++n)
-      for (int j = 0; j < g; ++j) ranks.push_back(n * g + cycles[c][size_t((best[c] + j) % g)]);
-    orders.push_back(std::move(ranks));
-  }
+  for (size_t c = 0; c < k; ++c) orders.push_back(flat_ring(spec, cycles[c], best[c]));
   return orders;
 }
 
@@ -153,20 +157,11 @@ std::vector<std::vector<int>> multi_ring_orders(const platform::PlatformSpec& sp
     for (int i = 0; i < distinct; ++i) rotations.push_back(i * g / distinct);
   }
   std::vector<std::vector<int>> orders;
-  for (int k = 0; k < channels; ++k) {
-    const int rotation = rotations[size_t(k) % rotations.size()];
-    std::vector<int> ranks;
-    ranks.reserve(static_cast<size_t>(spec.total_gpus()));
-    for (int n = 0; n < spec.nodes; ++n)
-      for (int j = 0; j < g; ++j) ranks.push_back(n * g + cycle[size_t((rotation + j) % g)]);
-    orders.push_back(std::move(ranks));
-  }
+  for (int k = 0; k < channels; ++k)
+    orders.push_back(flat_ring(spec, cycle, rotations[size_t(k) % rotations.size()]));
   return orders;
 }
 
-}  // namespace dasim::collectives
-
-namespace dasim::collectives {
 namespace {
 
 // Every directed link the hop a -> b crosses, as an index into `capacity_Bps`.
