@@ -192,4 +192,31 @@ void SequenceBuilder::activation(const std::string& name, int width, int rows) {
       kActivationFlopsPerElement * elements, 2 * elements, 0);
 }
 
+void SequenceBuilder::lm_loss(const std::string& name, int64_t vocab) {
+  const double a = activation_bytes_per_element(precision_);
+  const double full = double(seq_) * double(vocab);
+  const double shifted = double(seq_ - 1) * double(vocab);
+  // The shift reads the slice and writes a contiguous copy; its backward (slice_backward)
+  // zero-fills the gradient of all s x vocab logits and copies the shifted gradient into it.
+  Layer shift;
+  shift.name = name + ".shift";
+  shift.kind = LayerKind::elementwise;
+  shift.activation_bytes = 2 * shifted * a;
+  shift.backward_activation_bytes = full * a + 2 * shifted * a;
+  layers_.push_back(std::move(shift));
+  // CrossEntropyLoss = log_softmax + nll_loss. Autocast runs both in fp32 (PyTorch's autocast op
+  // list: log_softmax, nll_loss), so the half logits are cast up first and the gradient cast
+  // back. Forward: log_softmax reads the logits and writes the log-probabilities (nll_loss
+  // gathers one per row). Backward: nll_loss writes its zero-filled gradient with one -1/N per
+  // row, log_softmax's backward reads it and the log-probabilities and writes the logits'
+  // gradient: 4 passes.
+  const bool autocast = is_mixed_precision(precision_);
+  const double l = autocast ? 4 : a;
+  const double cast = autocast ? a + l : 0;
+  Layer& loss = add(name + ".cross_entropy", LayerKind::elementwise, kSoftmaxFlopsPerElement * shifted,
+                    kSoftmaxFlopsPerElement * shifted, 0, 0);
+  loss.activation_bytes = shifted * (cast + 2 * l);
+  loss.backward_activation_bytes = shifted * (4 * l + cast);
+}
+
 }  // namespace dasim::workload

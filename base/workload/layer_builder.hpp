@@ -104,6 +104,12 @@ class SequenceBuilder {
   void layer_norm(const std::string& name, bool with_residual_add);
   void residual_add(const std::string& name);
   void activation(const std::string& name, int width, int rows = -1);  // GELU or tanh
+  // A causal language model's loss as HuggingFace's GPT2LMHeadModel computes it over the
+  // sequence_length x vocab logits: NAME.shift (`lm_logits[..., :-1, :].contiguous()`, a copy of
+  // the (s - 1) x vocab shifted logits) and NAME.cross_entropy (CrossEntropyLoss: log_softmax and
+  // nll_loss over them; under autocast in fp32, with the cast of the logits up and of their
+  // gradient down). Memory-bound: the bytes are in layer_builder.cpp.
+  void lm_loss(const std::string& name, int64_t vocab);
 
   std::vector<Layer> take() { return std::move(layers_); }
 

@@ -79,6 +79,9 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
   b.layer_norm("ln_f", false);
   // Tied to wte: the GEMM and its two gradients are real work, the parameters are counted once.
   b.linear("lm_head", d, int(vocab), false, -1, false);
+  // Training computes the next-token loss over every position's logits (GPT2LMHeadModel with
+  // labels, huggingface/transformers @ 0010f602, models/gpt2/modeling_gpt2.py).
+  b.lm_loss("lm_loss", vocab);
 
   return builtin_workload("gpt2-xl", precision, b.take(), "sequence", sequence_length);
 }

@@ -159,6 +159,29 @@ TEST(Gpt2Xl, CausalMaskIsAWhereForwardAndBackward) {
   EXPECT_DOUBLE_EQ(*find(w, "h.0.attn.core.scale_mask").backward_activation_bytes, 8.0 * scores);
 }
 
+TEST(Gpt2Xl, LanguageModelLossStreamsTheShiftedLogits) {
+  // HuggingFace GPT2LMHeadModel: lm_logits[..., :-1, :].contiguous(), then CrossEntropyLoss over
+  // the (s - 1) x V shifted logits. Under autocast the loss runs in fp32: the logits are cast up
+  // (read 2, write 4 bytes), log_softmax reads and writes them (8); backward nll_loss zero-fills
+  // its gradient (4), log_softmax's backward reads it and the log-probabilities and writes (12),
+  // the cast back reads 4 and writes 2. The shift copies the slice (2 + 2); its backward
+  // zero-fills the full s x V gradient (2) and copies the slice into it (2 + 2).
+  const double s = 1024, V = 50257, n = (s - 1) * V;
+  Workload amp = gpt2_xl(Precision::amp, 1024);
+  EXPECT_DOUBLE_EQ(find(amp, "lm_loss.shift").activation_bytes, 4 * n);
+  EXPECT_DOUBLE_EQ(*find(amp, "lm_loss.shift").backward_activation_bytes, 2 * s * V + 4 * n);
+  EXPECT_DOUBLE_EQ(find(amp, "lm_loss.cross_entropy").activation_bytes, (6 + 8) * n);
+  EXPECT_DOUBLE_EQ(*find(amp, "lm_loss.cross_entropy").backward_activation_bytes, (4 + 12 + 6) * n);
+  // In fp32 nothing is cast: 2 passes forward, 4 backward, 4 bytes each.
+  Workload fp32 = gpt2_xl(Precision::fp32, 1024);
+  EXPECT_DOUBLE_EQ(find(fp32, "lm_loss.cross_entropy").activation_bytes, 8 * n);
+  EXPECT_DOUBLE_EQ(*find(fp32, "lm_loss.cross_entropy").backward_activation_bytes, 16 * n);
+  EXPECT_DOUBLE_EQ(*find(fp32, "lm_loss.shift").backward_activation_bytes, 4 * s * V + 8 * n);
+  // The loss is the last layer and carries no parameters.
+  EXPECT_EQ(fp32.layers.back().name, "lm_loss.cross_entropy");
+  EXPECT_EQ(find(fp32, "lm_loss.cross_entropy").params, 0);
+}
+
 TEST(Gpt2Xl, TrainingFlopsNearSixNT) {
   // Kaplan et al.: training FLOPs ~ 6 x (non-embedding params) x tokens, plus the attention and
   // the LM head. With s = 1024 the GEMMs alone are exactly 6 N s + 6 s d V.
