@@ -250,16 +250,14 @@ IntraNodeRings intra_node_rings(const platform::PlatformSpec& spec, int channels
   // that rate (each ring takes the rate from every link it crosses, once per crossing), by
   // depth-first search over the cycles, highest-capacity cycles first; the rate and count of most
   // bandwidth win. The search is bounded by a count of steps, not by time, so it is deterministic.
+  std::vector<double> cycle_rate(candidates.size(), std::numeric_limits<double>::infinity());
+  for (size_t c = 0; c < candidates.size(); ++c)
+    for (const auto& [l, times] : candidate_links[c])
+      cycle_rate[c] = std::min(cycle_rate[c], t.capacity_Bps[size_t(l)] / times);
   std::vector<size_t> by_capacity(candidates.size());
   std::iota(by_capacity.begin(), by_capacity.end(), 0);
-  auto cycle_rate = [&](size_t c) {
-    double rate = std::numeric_limits<double>::infinity();
-    for (const auto& [l, times] : candidate_links[c])
-      rate = std::min(rate, t.capacity_Bps[size_t(l)] / times);
-    return rate;
-  };
   std::stable_sort(by_capacity.begin(), by_capacity.end(),
-                   [&](size_t a, size_t b) { return cycle_rate(a) > cycle_rate(b); });
+                   [&](size_t a, size_t b) { return cycle_rate[a] > cycle_rate[b]; });
   std::vector<double> rates;
   const int most = channels > 0 ? channels : 2 * g;
   for (double capacity : t.capacity_Bps)
@@ -302,8 +300,8 @@ IntraNodeRings intra_node_rings(const platform::PlatformSpec& spec, int channels
     };
     search(0);
     const double aggregate = double(best_stack.size()) * rate;
-    if (channels > 0 ? int(best_stack.size()) == channels && aggregate > found.aggregate_Bps * (1 + 1e-9)
-                     : aggregate > found.aggregate_Bps * (1 + 1e-9)) {
+    const bool count_allowed = channels <= 0 || int(best_stack.size()) == channels;
+    if (count_allowed && aggregate > found.aggregate_Bps * (1 + 1e-9)) {
       found.cycles.clear();
       for (size_t c : best_stack) found.cycles.push_back(candidates[c]);
       found.aggregate_Bps = aggregate;
