@@ -24,8 +24,9 @@ TARGET_TEXT = "every case within 20%, median |error| <= 10% (issue 16)"
 CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_per_gpu", "precision", "fusion",
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
 # memory_format: the activations' layout where the source states it and it matters (convolutions on
-# tensor cores); absent, channels_last (no layout transposes).
-OPTIONAL_KEYS = frozenset({"memory_format"})
+# tensor cores); absent, channels_last (no layout transposes). grad_clip: the global-norm gradient
+# clipping the training script runs before the update; absent, none.
+OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip"})
 MEMORY_FORMATS = {"channels_last", "nchw"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
@@ -34,6 +35,7 @@ WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": T
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
 OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
+GRAD_CLIPS = {"none", "norm", "norm_and_scale"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
@@ -50,6 +52,7 @@ MEDIAN_TARGET = MEDIAN_TARGET_PCT  # the suite's name for it
 def load_case(path):
     case = read_case(path, CASE_KEYS, OPTIONAL_KEYS)
     case.setdefault("memory_format", "channels_last")
+    case.setdefault("grad_clip", "none")
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
@@ -71,6 +74,8 @@ def load_case(path):
            f"expected one of {', '.join(sorted(MEMORY_FORMATS))}")
     expect(case["optimizer"] in OPTIMIZERS, f"{path}: optimizer",
            f"expected one of {', '.join(sorted(OPTIMIZERS))}")
+    expect(case["grad_clip"] in GRAD_CLIPS, f"{path}: grad_clip",
+           f"expected one of {', '.join(sorted(GRAD_CLIPS))}")
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
            "expected a positive number")
@@ -92,6 +97,8 @@ def command_for(dasim, case):
     command = [dasim, "workload", "show", case["workload"], "--batch", str(case["batch_per_gpu"]),
                "--precision", case["precision"], "--calibration", case["calibration_path"],
                "--fusion", case["fusion"], "--memory-format", case["memory_format"], "--optimizer", case["optimizer"]]
+    if case["grad_clip"] != "none":
+        command += ["--grad-clip", case["grad_clip"]]
     if case["seq_len"] is not None:
         command += ["--seq-len", str(case["seq_len"])]
     return command + ["--format", "json"]
@@ -127,7 +134,8 @@ def compare(case, step, disagreements):
     within = abs(error) <= CASE_TARGET_PCT
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
-            "fusion": case["fusion"], "memory_format": case["memory_format"], "optimizer": case["optimizer"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "fusion": case["fusion"], "memory_format": case["memory_format"], "optimizer": case["optimizer"],
+            "grad_clip": case["grad_clip"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
             "verdict": verdict(within, case["id"] in disagreements), "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
@@ -135,7 +143,7 @@ def compare(case, step, disagreements):
             "source": case["source"]}
 
 
-COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "batch", "published", "predicted",
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "grad_clip", "batch", "published", "predicted",
            "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
 
 

@@ -3,6 +3,7 @@
 // gradient buckets (buckets.hpp) are planned over the same list.
 #pragma once
 
+#include "workload/grad_clip.hpp"
 #include "workload/layer.hpp"
 #include "workload/optimizer.hpp"
 #include "workload/precision.hpp"
@@ -21,6 +22,7 @@ struct Workload {
   // fp16_compress_hook); unset: the precision's own gradient type.
   std::optional<Precision> grad_precision;
   Optimizer optimizer = Optimizer::sgd_momentum;  // whose update the compute model charges
+  GradClip grad_clip = GradClip::none;            // global-norm clipping before the update
   std::vector<Layer> layers;                      // forward order
   std::string sample_name = "sample";             // "image" or "sequence" for the built-ins
   int sequence_length = 0;                        // tokens per sequence (0 for image models)

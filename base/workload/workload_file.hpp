@@ -29,6 +29,7 @@ struct WorkloadOptions {
   Fusion fusion = Fusion::none;
   MemoryFormat memory_format = MemoryFormat::channels_last;  // nchw: tensor-core convs transpose
   std::optional<Optimizer> optimizer;                        // overrides the file's (default sgd_momentum)
+  std::optional<GradClip> grad_clip;                         // overrides the file's (default none)
 };
 
 // A sequence length the workload cannot take (an image model, a file, a built-in's position

@@ -62,6 +62,9 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
                      is_mixed_precision(w.precision) ? " master copy + 2 B compute copy" : "");
   out += fmt::format("optimizer state bytes    {:.0f} ({}, {})\n", optimizer_state_bytes(w),
                      units::format_bytes(optimizer_state_bytes(w)), to_string(w.optimizer));
+  if (w.grad_clip != GradClip::none)
+    out += fmt::format("gradient clipping        global norm: {}\n",
+                       w.grad_clip == GradClip::norm ? "norm only (below the threshold)" : "norm and scale");
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
@@ -88,7 +91,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   // loads as a workload; what is derived from it goes under "report", which the loader ignores.
   const nlohmann::json file = to_json(w);
   oj out;
-  for (const char* key : {"name", "precision", "sample_name", "optimizer", "sequence_length",
+  for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "sequence_length",
                           "measured_batch", "update_time_s"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
@@ -103,6 +106,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
                        {"ready_after_layer", b.ready_after_layer}});
   out["report"] = oj{{"origin", w.origin},
                      {"optimizer", to_string(w.optimizer)},
+                     {"grad_clip", to_string(w.grad_clip)},
                      {"batch", options.batch},
                      {"params", w.total_params()},
                      {"gradient_bytes", w.gradient_bytes()},

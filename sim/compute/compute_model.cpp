@@ -164,6 +164,10 @@ double ComputeModel::update_time_s(const workload::Workload& workload, int shard
     bytes += params * (4 + 2) + params * (4 + 4);  // weight cast; gradient unscale + inf check
     kernels += 2;
   }
+  // Clipping reads (and may rescale) the gradients the update receives: after the unscale in amp.
+  bytes += workload::clip_streams(workload.grad_clip) * params *
+           workload::gradient_bytes_per_element(workload.precision);
+  kernels += workload::clip_kernels(workload.grad_clip);
   return bytes / fitted_.memory_bandwidth_Bps + kernels * fitted_.launch_overhead_s;
 }
 

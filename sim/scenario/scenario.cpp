@@ -340,6 +340,8 @@ Scenario load_scenario(const std::string& file) {
     workload_options.grad_precision = workload::parse_precision(*grad, file, "grad_precision");
   if (auto optimizer = top.optional_string("optimizer"))
     workload_options.optimizer = workload::parse_optimizer(*optimizer, file, "optimizer");
+  if (auto clip = top.optional_string("grad_clip"))
+    workload_options.grad_clip = workload::parse_grad_clip(*clip, file, "grad_clip");
   if (auto fusion = top.optional_string("fusion")) {
     workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
     sc.fusion = *fusion;

@@ -72,6 +72,9 @@ verdict 1.1 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  #
 edit "c['workload']='bert-large'; c['seq_len']=384; del c['memory_format']"  # optional: channels_last
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
 [[ $(tail -1 "$WORK/fake.log") == *" --fusion none --memory-format channels_last --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
+edit "c['workload']='bert-large'; c['seq_len']=384; c['grad_clip']='norm'"  # passed on only when set
+verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --grad-clip norm --seq-len 384 --format json" ]] || fail "no --grad-clip: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
@@ -83,6 +86,8 @@ edit "c['memory_format']='nhwc'"
 bad "memory_format: expected one of channels_last, nchw"
 edit "c['optimizer']='adagrad'"
 bad "optimizer: expected one of adam, bert_adam, lamb, sgd_momentum"
+edit "c['grad_clip']='always'"
+bad "grad_clip: expected one of none, norm, norm_and_scale"
 edit "c['workload']='resnet101'"
 bad "workload: expected one of bert-large, gpt2-xl, resnet50, vgg16"
 edit "c['surprise']=1"

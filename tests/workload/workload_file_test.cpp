@@ -144,6 +144,28 @@ TEST(WorkloadFile, ProfiledUpdateTimeRoundTrips) {
   EXPECT_FALSE(load_workload(write_temp("mlp.json", kMlp)).update_time_s.has_value());
 }
 
+TEST(WorkloadFile, GradClipRoundTripsAndTheOptionOverridesIt) {
+  std::string text = kMlp;
+  const std::string key = "\"measured_batch\": 64,";
+  text.replace(text.find(key), key.size(), key + " \"grad_clip\": \"norm\",");
+  Workload w = load_workload(write_temp("mlp_clip.json", text));
+  EXPECT_EQ(w.grad_clip, GradClip::norm);
+  EXPECT_EQ(to_json(w)["grad_clip"].get<std::string>(), "norm");
+  WorkloadOptions options;
+  options.grad_clip = GradClip::norm_and_scale;
+  EXPECT_EQ(load_workload(write_temp("mlp_clip.json", text), options).grad_clip, GradClip::norm_and_scale);
+  // The default is left out of the file, so files written before the key existed read back alike.
+  Workload plain = load_workload(write_temp("mlp.json", kMlp));
+  EXPECT_EQ(plain.grad_clip, GradClip::none);
+  EXPECT_FALSE(to_json(plain).contains("grad_clip"));
+}
+
+TEST(WorkloadFileErrors, UnknownGradClip) {
+  std::string e = error_of(R"({"name": "x", "precision": "fp32", "grad_clip": "value", "layers": []})");
+  EXPECT_NE(e.find("grad_clip: expected one of none, norm, norm_and_scale, got \"value\""), std::string::npos)
+      << e;
+}
+
 TEST(WorkloadFileErrors, NegativeUpdateTime) {
   std::string e = error_of(
       R"({"name": "x", "precision": "fp32", "update_time_s": -0.001, "layers": [{"name": "a", "kind": "norm",
