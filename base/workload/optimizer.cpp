@@ -10,7 +10,7 @@ int update_streams(Optimizer optimizer) {
     case Optimizer::adam:
       return 7;
     case Optimizer::lamb:
-      return 10;
+      return 13;  // 10 for the two stages, 3 for the norms of g, w and u
     case Optimizer::bert_adam:
       return 0;  // per tensor: per_tensor_update
   }
@@ -19,7 +19,7 @@ int update_streams(Optimizer optimizer) {
 
 int update_kernels(Optimizer optimizer) {
   if (optimizer == Optimizer::bert_adam) return 0;  // per tensor: per_tensor_update
-  return optimizer == Optimizer::lamb ? 2 : 1;
+  return optimizer == Optimizer::lamb ? 10 : 1;     // lamb: four norms of two kernels, two stages
 }
 
 bool is_per_tensor(Optimizer optimizer) {

@@ -2,9 +2,14 @@
 // fused (multi-tensor) update reads and writes, and in how many kernels.
 //   sgd_momentum  reads w, g, m; writes w, m                                   5 streams, 1 kernel
 //   adam          reads w, g, m, v; writes w, m, v (Kingma & Ba, Algorithm 1)  7 streams, 1 kernel
-//   lamb          stage 1 reads g, m, v, w and writes m, v, the update u; stage 2 reads w, u and
-//                 writes w after the per-tensor trust ratio (You et al. 2019, Algorithm 2; NVIDIA's
-//                 FusedLAMB runs the two stages as two kernels)           10 streams, 2 kernels
+//   lamb          NVIDIA's FusedLAMB (apex/optimizers/fused_lamb.py and csrc/multi_tensor_lamb.cu,
+//                 NVIDIA/apex @ 6424da3b; DeepLearningExamples' FusedLAMBAMP has the same passes):
+//                 the global norm of g for clipping (reads g), the per-tensor norms of w (reads w),
+//                 stage 1 (reads g, m, v, w; writes m, v and the update u), the per-tensor norms of
+//                 u (reads u), stage 2 (reads w, u; writes w after the trust ratio ||w|| / ||u||,
+//                 You et al. 2019, Algorithm 2)                           13 streams, 10 kernels
+//                 (each norm: a partial-sum and a cleanup kernel; the global norm's blend of the
+//                 fp32 and fp16 lists' norms: two more; the two stages: one each)
 //   bert_adam     DeepLearningExamples' BertAdam (PyTorch/LanguageModeling/BERT/optimization.py,
 //                 what run_squad.py uses without --fp16): a Python loop over the parameter tensors
 //                 that runs, per tensor, eager kernels each streaming the whole tensor. Per tensor:
