@@ -1,5 +1,5 @@
 // `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
-//   [--memory-format M] [--optimizer O] [--grad-clip C] [--seq-len N] [--bucket-cap SIZE]
+//   [--memory-format M] [--optimizer O] [--grad-clip C] [--zero-grad Z] [--seq-len N] [--bucket-cap SIZE]
 //   [--calibration FILE] [--format table|json]`: per-layer table, totals and the DDP bucket plan of a
 //   workload; with a calibration, its predicted step on one device.
 // `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params FILE]
@@ -80,6 +80,7 @@ void add_workload_command(CLI::App& app) {
     std::string memory_format = "channels_last";
     std::string optimizer;
     std::string grad_clip;
+    std::string zero_grad;
     std::string calibration;
     int sequence_length = 0;
     std::string bucket_cap = "25MiB";
@@ -107,6 +108,8 @@ void add_workload_command(CLI::App& app) {
                    "sgd_momentum, adam, lamb or bert_adam (whose update is charged)");
   show->add_option("--grad-clip", o->grad_clip,
                    "none, norm or norm_and_scale (global-norm gradient clipping before the update)");
+  show->add_option("--zero-grad", o->zero_grad,
+                   "set_to_none or zero (PyTorch 1.x zero_grad(): a fill per tensor, backward accumulates)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
@@ -127,6 +130,7 @@ void add_workload_command(CLI::App& app) {
     options.memory_format = workload::parse_memory_format(o->memory_format);
     if (!o->optimizer.empty()) options.optimizer = workload::parse_optimizer(o->optimizer);
     if (!o->grad_clip.empty()) options.grad_clip = workload::parse_grad_clip(o->grad_clip);
+    if (!o->zero_grad.empty()) options.zero_grad = workload::parse_zero_grad(o->zero_grad);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = [&] {
       try {

@@ -25,8 +25,9 @@ CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_
              "optimizer", "quantity", "published", "as_printed", "source", "where", "framework", "data", "notes"}
 # memory_format: the activations' layout where the source states it and it matters (convolutions on
 # tensor cores); absent, channels_last (no layout transposes). grad_clip: the global-norm gradient
-# clipping the training script runs before the update; absent, none.
-OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip"})
+# clipping the training script runs before the update; absent, none. zero_grad: how the script
+# clears the gradients between steps; absent, set_to_none (nothing to charge).
+OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip", "zero_grad"})
 MEMORY_FORMATS = {"channels_last", "nchw"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
@@ -36,6 +37,7 @@ PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
 OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
 GRAD_CLIPS = {"none", "norm", "norm_and_scale"}
+ZERO_GRADS = {"set_to_none", "zero"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
@@ -53,6 +55,7 @@ def load_case(path):
     case = read_case(path, CASE_KEYS, OPTIONAL_KEYS)
     case.setdefault("memory_format", "channels_last")
     case.setdefault("grad_clip", "none")
+    case.setdefault("zero_grad", "set_to_none")
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
@@ -76,6 +79,8 @@ def load_case(path):
            f"expected one of {', '.join(sorted(OPTIMIZERS))}")
     expect(case["grad_clip"] in GRAD_CLIPS, f"{path}: grad_clip",
            f"expected one of {', '.join(sorted(GRAD_CLIPS))}")
+    expect(case["zero_grad"] in ZERO_GRADS, f"{path}: zero_grad",
+           f"expected one of {', '.join(sorted(ZERO_GRADS))}")
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
            "expected a positive number")
@@ -99,6 +104,8 @@ def command_for(dasim, case):
                "--fusion", case["fusion"], "--memory-format", case["memory_format"], "--optimizer", case["optimizer"]]
     if case["grad_clip"] != "none":
         command += ["--grad-clip", case["grad_clip"]]
+    if case["zero_grad"] != "set_to_none":
+        command += ["--zero-grad", case["zero_grad"]]
     if case["seq_len"] is not None:
         command += ["--seq-len", str(case["seq_len"])]
     return command + ["--format", "json"]
@@ -135,7 +142,7 @@ def compare(case, step, disagreements):
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
             "fusion": case["fusion"], "memory_format": case["memory_format"], "optimizer": case["optimizer"],
-            "grad_clip": case["grad_clip"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "grad_clip": case["grad_clip"], "zero_grad": case["zero_grad"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
             "verdict": verdict(within, case["id"] in disagreements), "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
@@ -143,7 +150,7 @@ def compare(case, step, disagreements):
             "source": case["source"]}
 
 
-COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "grad_clip", "batch", "published", "predicted",
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "grad_clip", "zero_grad", "batch", "published", "predicted",
            "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
 
 

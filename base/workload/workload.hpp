@@ -7,6 +7,7 @@
 #include "workload/layer.hpp"
 #include "workload/optimizer.hpp"
 #include "workload/precision.hpp"
+#include "workload/zero_grad.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,7 @@ struct Workload {
   std::optional<Precision> grad_precision;
   Optimizer optimizer = Optimizer::sgd_momentum;  // whose update the compute model charges
   GradClip grad_clip = GradClip::none;            // global-norm clipping before the update
+  ZeroGrad zero_grad = ZeroGrad::set_to_none;     // how gradients are cleared between steps
   std::vector<Layer> layers;                      // forward order
   std::string sample_name = "sample";             // "image" or "sequence" for the built-ins
   int sequence_length = 0;                        // tokens per sequence (0 for image models)

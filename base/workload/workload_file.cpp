@@ -138,6 +138,7 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   if (auto optimizer = r.optional_string("optimizer"))
     w.optimizer = parse_optimizer(*optimizer, file, "optimizer");
   if (auto clip = r.optional_string("grad_clip")) w.grad_clip = parse_grad_clip(*clip, file, "grad_clip");
+  if (auto zero = r.optional_string("zero_grad")) w.zero_grad = parse_zero_grad(*zero, file, "zero_grad");
   if (r.has("sequence_length")) w.sequence_length = positive_int(r, "sequence_length");
   auto measured_batch = r.optional_positive_integer("measured_batch");
   if (auto update = r.optional_time_s("update_time_s")) {
@@ -208,6 +209,7 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
   if (options.grad_precision) w.grad_precision = options.grad_precision;
   if (options.optimizer) w.optimizer = *options.optimizer;
   if (options.grad_clip) w.grad_clip = *options.grad_clip;
+  if (options.zero_grad) w.zero_grad = *options.zero_grad;
   apply_fusion(w, options.fusion);
   apply_memory_format(w, options.memory_format);
   return w;
@@ -259,6 +261,7 @@ nlohmann::json to_json(const Workload& w) {
   nlohmann::json out{{"name", w.name}, {"precision", to_string(w.precision)}, {"sample_name", w.sample_name}};
   if (w.optimizer != Optimizer::sgd_momentum) out["optimizer"] = to_string(w.optimizer);
   if (w.grad_clip != GradClip::none) out["grad_clip"] = to_string(w.grad_clip);
+  if (w.zero_grad != ZeroGrad::set_to_none) out["zero_grad"] = to_string(w.zero_grad);
   if (w.sequence_length > 0) out["sequence_length"] = w.sequence_length;
   if (w.measured_batch > 0) out["measured_batch"] = w.measured_batch;
   if (w.update_time_s) out["update_time_s"] = *w.update_time_s;

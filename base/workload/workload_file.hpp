@@ -30,6 +30,7 @@ struct WorkloadOptions {
   MemoryFormat memory_format = MemoryFormat::channels_last;  // nchw: tensor-core convs transpose
   std::optional<Optimizer> optimizer;                        // overrides the file's (default sgd_momentum)
   std::optional<GradClip> grad_clip;                         // overrides the file's (default none)
+  std::optional<ZeroGrad> zero_grad;                         // overrides the file's (default set_to_none)
 };
 
 // A sequence length the workload cannot take (an image model, a file, a built-in's position

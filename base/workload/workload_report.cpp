@@ -65,6 +65,8 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
   if (w.grad_clip != GradClip::none)
     out += fmt::format("gradient clipping        global norm: {}\n",
                        w.grad_clip == GradClip::norm ? "norm only (below the threshold)" : "norm and scale");
+  if (w.zero_grad == ZeroGrad::zero)
+    out += "zero_grad                zero: a fill per tensor, backward adds into the zeroed gradients\n";
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
@@ -91,8 +93,8 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   // loads as a workload; what is derived from it goes under "report", which the loader ignores.
   const nlohmann::json file = to_json(w);
   oj out;
-  for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "sequence_length",
-                          "measured_batch", "update_time_s"})
+  for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "zero_grad",
+                          "sequence_length", "measured_batch", "update_time_s"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
   oj shape_keys = oj::array();
@@ -107,6 +109,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   out["report"] = oj{{"origin", w.origin},
                      {"optimizer", to_string(w.optimizer)},
                      {"grad_clip", to_string(w.grad_clip)},
+                     {"zero_grad", to_string(w.zero_grad)},
                      {"batch", options.batch},
                      {"params", w.total_params()},
                      {"gradient_bytes", w.gradient_bytes()},

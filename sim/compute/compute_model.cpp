@@ -165,10 +165,32 @@ double ComputeModel::update_time_s(const workload::Workload& workload, int shard
     kernels += 2;
   }
   // Clipping reads (and may rescale) the gradients the update receives: after the unscale in amp.
-  bytes += workload::clip_streams(workload.grad_clip) * params *
-           workload::gradient_bytes_per_element(workload.precision);
+  const int gradient_bytes = workload::gradient_bytes_per_element(workload.precision);
+  bytes += workload::clip_streams(workload.grad_clip) * params * gradient_bytes;
   kernels += workload::clip_kernels(workload.grad_clip);
+  // zero_grad() fills every gradient tensor with zeros, one kernel per tensor.
+  if (const int fill = workload::zero_fill_streams(workload.zero_grad); fill > 0) {
+    bytes += fill * params * gradient_bytes;
+    kernels += static_cast<int>(workload::parameter_tensors(workload).size());
+  }
   return bytes / fitted_.memory_bandwidth_Bps + kernels * fitted_.launch_overhead_s;
+}
+
+double ComputeModel::gradient_accumulation_s(const workload::Workload& workload, const Layer& layer,
+                                             int shards) const {
+  const int streams = workload::accumulate_streams(workload.zero_grad);
+  if (streams == 0 || layer.backward_time_s || layer.params == 0) return 0;
+  const double element_bytes = workload::gradient_bytes_per_element(workload.precision);
+  double total = 0;
+  for (const auto& tensor : workload::parameter_tensors(layer))
+    total += streams * double(tensor.elements) / shards * element_bytes / fitted_.memory_bandwidth_Bps +
+             fitted_.launch_overhead_s;
+  return total;
+}
+
+double ComputeModel::layer_backward_s(const workload::Workload& workload, const Layer& layer, int batch,
+                                      int shards) const {
+  return backward_time_s(layer, batch) + gradient_accumulation_s(workload, layer, shards);
 }
 
 double ComputeModel::input_wait_s(int batch, double step_compute_s) const {
@@ -178,7 +200,7 @@ double ComputeModel::input_wait_s(int batch, double step_compute_s) const {
 double ComputeModel::step_compute_time_s(const workload::Workload& workload, int batch) const {
   double total = update_time_s(workload);
   for (const auto& layer : workload.layers)
-    total += forward_time_s(layer, batch) + backward_time_s(layer, batch);
+    total += forward_time_s(layer, batch) + layer_backward_s(workload, layer, batch);
   return total + input_wait_s(batch, total);
 }
 

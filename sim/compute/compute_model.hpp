@@ -55,6 +55,16 @@ class ComputeModel {
 
   double forward_time_s(const workload::Layer& layer, int batch) const;
   double backward_time_s(const workload::Layer& layer, int batch) const;
+  // What backward does with the layer's new gradients (workload/zero_grad.hpp): nothing when they
+  // were set to None; with zeroed gradients, per parameter tensor one kernel that adds the new
+  // gradient into the old (3 gradient-sized streams). 0 for a layer with profiled times, whose
+  // measurement holds whatever its run did. Sharded over `shards` GPUs (fsdp), each keeps and
+  // accumulates 1/shards of the gradient: the bytes divide, the launches do not.
+  double gradient_accumulation_s(const workload::Workload& workload, const workload::Layer& layer,
+                                 int shards = 1) const;
+  // backward_time_s + gradient_accumulation_s: the layer's backward as the schedules run it.
+  double layer_backward_s(const workload::Workload& workload, const workload::Layer& layer, int batch,
+                          int shards = 1) const;
   // Optimizer update: the workload's optimizer's streams (workload/optimizer.hpp; SGD with
   // momentum reads weights, gradients and momentum and writes weights and momentum, 5 streams) x
   // params x master-weight bytes at memory bandwidth, plus its kernels' launches (fused
@@ -62,7 +72,9 @@ class ComputeModel {
   // compute type (read 4 + write 2 bytes per parameter) and GradScaler's unscale and inf check of
   // the fp32 gradients (read 4 + write 4), each one more launch. A workload with a profiled
   // update_time_s gets that instead. With the model sharded over `shards` GPUs (fsdp) each
-  // updates its 1/shards of the parameters: the bytes divide, the launches do not.
+  // updates its 1/shards of the parameters: the bytes divide, the launches do not. Global-norm
+  // clipping (workload/grad_clip.hpp) and zero_grad's fill of each gradient (zero_grad.hpp: one
+  // kernel per parameter tensor) are charged here too.
   double update_time_s(const workload::Workload& workload, int shards = 1) const;
   // What the GPU waits for its input: batch x input_per_sample_s beyond the step's own compute
   // (the loader works while the GPU computes).

@@ -12,7 +12,7 @@ StepPrediction predict_step(const workload::Workload& workload, const ComputeMod
   p.batch = batch;
   for (const auto& layer : workload.layers) {
     p.forward_layers_s.push_back(model.forward_time_s(layer, batch));
-    p.backward_layers_s.push_back(model.backward_time_s(layer, batch));
+    p.backward_layers_s.push_back(model.layer_backward_s(workload, layer, batch));
     p.forward_s += p.forward_layers_s.back();
     p.backward_s += p.backward_layers_s.back();
   }

@@ -342,6 +342,8 @@ Scenario load_scenario(const std::string& file) {
     workload_options.optimizer = workload::parse_optimizer(*optimizer, file, "optimizer");
   if (auto clip = top.optional_string("grad_clip"))
     workload_options.grad_clip = workload::parse_grad_clip(*clip, file, "grad_clip");
+  if (auto zero = top.optional_string("zero_grad"))
+    workload_options.zero_grad = workload::parse_zero_grad(*zero, file, "zero_grad");
   if (auto fusion = top.optional_string("fusion")) {
     workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
     sc.fusion = *fusion;

@@ -52,7 +52,7 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   }
   BackwardSegment open;
   for (size_t i = workload.layers.size(); i-- > 0;) {
-    plan.backward_layers_s.push_back(model.backward_time_s(workload.layers[i], batch));
+    plan.backward_layers_s.push_back(model.layer_backward_s(workload, workload.layers[i], batch, shards));
     plan.bucket_after_backward_layer.push_back(bucket_ready_at[i]);
     open.time_s += plan.backward_layers_s.back();
     if (bucket_ready_at[i] >= 0) {

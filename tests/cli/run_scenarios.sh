@@ -103,6 +103,7 @@ bad fusion 'fusion: expected one of none, bn_relu, got "xla"' 's["fusion"] = "xl
 bad memory_format 'memory_format: expected one of channels_last, nchw, got "nhwc"' 's["memory_format"] = "nhwc"'
 bad optimizer 'optimizer: expected one of sgd_momentum, adam, lamb, bert_adam, got "adagrad"' 's["optimizer"] = "adagrad"'
 bad grad_clip 'grad_clip: expected one of none, norm, norm_and_scale, got "always"' 's["grad_clip"] = "always"'
+bad zero_grad 'zero_grad: expected one of set_to_none, zero, got "none"' 's["zero_grad"] = "none"'
 bad unknown_key 'iteration: unknown key' 's["iteration"] = 3'
 bad zero_batch 'batch_per_gpu: expected an integer in 1..1048576, got 0' 's["batch_per_gpu"] = 0'
 bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count' 's["platforms"][0]["nodes"] = [0, 2]'

@@ -63,7 +63,7 @@ verdict() {  # FACTOR EXPECTED_STATUS EXPECTED_SUMMARY: the stand-in answers pub
 }
 edit "pass"
 verdict 1.19 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --memory-format nchw --optimizer sgd_momentum --format json" ]] ||
+[[ $(tail -1 "$WORK/fake.log") == "workload show resnet50 --batch 256 --precision tf32 --calibration $SOURCE_DIR/platforms/calibration/a100-datasheet.json --fusion none --memory-format nchw --optimizer sgd_momentum --zero-grad zero --format json" ]] ||
   fail "dasim called as: $(tail -1 "$WORK/fake.log")"
 verdict 0.79 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"
 echo '{"case": "the cause"}' >"$WORK/cases/known-disagreements.json"
@@ -71,10 +71,13 @@ verdict 0.79 0 "1 cases: 0 within target, 1 known disagreements, 0 to look at"
 verdict 1.1 1 "1 cases: 0 within target, 0 known disagreements, 1 to look at"  # listed but now within: stale
 edit "c['workload']='bert-large'; c['seq_len']=384; del c['memory_format']"  # optional: channels_last
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --memory-format channels_last --optimizer sgd_momentum --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
+[[ $(tail -1 "$WORK/fake.log") == *" --fusion none --memory-format channels_last --optimizer sgd_momentum --zero-grad zero --seq-len 384 --format json" ]] || fail "no --seq-len: $(tail -1 "$WORK/fake.log")"
 edit "c['workload']='bert-large'; c['seq_len']=384; c['grad_clip']='norm'"  # passed on only when set
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
-[[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --grad-clip norm --seq-len 384 --format json" ]] || fail "no --grad-clip: $(tail -1 "$WORK/fake.log")"
+[[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --grad-clip norm --zero-grad zero --seq-len 384 --format json" ]] || fail "no --grad-clip: $(tail -1 "$WORK/fake.log")"
+edit "del c['zero_grad']"  # optional: set_to_none, which is not passed on
+verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --format json" ]] || fail "--zero-grad without the key: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
@@ -88,6 +91,8 @@ edit "c['optimizer']='adagrad'"
 bad "optimizer: expected one of adam, bert_adam, lamb, sgd_momentum"
 edit "c['grad_clip']='always'"
 bad "grad_clip: expected one of none, norm, norm_and_scale"
+edit "c['zero_grad']='none'"
+bad "zero_grad: expected one of set_to_none, zero"
 edit "c['workload']='resnet101'"
 bad "workload: expected one of bert-large, gpt2-xl, resnet50, vgg16"
 edit "c['surprise']=1"

@@ -166,6 +166,25 @@ TEST(WorkloadFileErrors, UnknownGradClip) {
       << e;
 }
 
+TEST(WorkloadFile, ZeroGradRoundTrips) {
+  std::string text = kMlp;
+  const std::string key = "\"measured_batch\": 64,";
+  text.replace(text.find(key), key.size(), key + " \"zero_grad\": \"zero\",");
+  Workload w = load_workload(write_temp("mlp_zero.json", text));
+  EXPECT_EQ(w.zero_grad, ZeroGrad::zero);
+  EXPECT_EQ(to_json(w)["zero_grad"].get<std::string>(), "zero");
+  WorkloadOptions options;
+  options.zero_grad = ZeroGrad::set_to_none;
+  Workload dropped = load_workload(write_temp("mlp_zero.json", text), options);
+  EXPECT_EQ(dropped.zero_grad, ZeroGrad::set_to_none);
+  EXPECT_FALSE(to_json(dropped).contains("zero_grad"));  // the default is left out
+}
+
+TEST(WorkloadFileErrors, UnknownZeroGrad) {
+  std::string e = error_of(R"({"name": "x", "precision": "fp32", "zero_grad": "none", "layers": []})");
+  EXPECT_NE(e.find("zero_grad: expected one of set_to_none, zero, got \"none\""), std::string::npos) << e;
+}
+
 TEST(WorkloadFileErrors, NegativeUpdateTime) {
   std::string e = error_of(
       R"({"name": "x", "precision": "fp32", "update_time_s": -0.001, "layers": [{"name": "a", "kind": "norm",
