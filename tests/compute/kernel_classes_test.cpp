@@ -36,6 +36,15 @@ Layer conv(int kernel, int stride, double forward_flops, double backward_flops) 
   return l;
 }
 
+// A 1000 x 1000 linear layer with its bias: two parameter tensors, 1,001,000 parameters.
+Layer linear_with_bias() {
+  Layer l;
+  l.kind = LayerKind::linear;
+  l.params = 1'001'000;
+  l.gemm = workload::GemmShape{1, 1000, 1000};
+  return l;
+}
+
 }  // namespace
 
 TEST(KernelClass, NamesFollowShapeAndPass) {
@@ -198,10 +207,7 @@ TEST(PrecisionModes, GlobalNormClippingReadsTheGradientsBeforeTheUpdate) {
 TEST(PrecisionModes, ZeroedGradientsCostAFillAndAnAccumulationPerTensor) {
   compute::ComputeModel m(base(), workload::Precision::fp32);
   workload::Workload w;
-  Layer linear;
-  linear.kind = LayerKind::linear;
-  linear.params = 1'001'000;
-  linear.gemm = workload::GemmShape{1, 1000, 1000};
+  Layer linear = linear_with_bias();
   linear.forward_flops = 2e6;
   linear.backward_flops = 4e6;
   w.layers = {linear};
@@ -232,10 +238,7 @@ TEST(PrecisionModes, ZeroedGradientsCostAFillAndAnAccumulationPerTensor) {
 TEST(PrecisionModes, PerTensorOptimizerPaysEachTensorsKernels) {
   compute::ComputeModel m(base(), workload::Precision::fp32);
   workload::Workload w;
-  Layer linear;
-  linear.kind = LayerKind::linear;
-  linear.params = 1'001'000;
-  linear.gemm = workload::GemmShape{1, 1000, 1000};
+  Layer linear = linear_with_bias();
   Layer norm;
   norm.kind = LayerKind::norm;
   norm.params = 2'000;

@@ -31,6 +31,13 @@ const char* kMlp = R"({
     {"name": "fc2", "kind": "linear", "params": 1049600, "forward_time_s": "1ms", "backward_time_s": 0.002}
   ]})";
 
+// kMlp with `keys` (JSON members and a trailing comma) added after its measured_batch.
+std::string mlp_with(const std::string& keys) {
+  std::string text = kMlp;
+  const std::string key = "\"measured_batch\": 64,";
+  return text.replace(text.find(key), key.size(), key + " " + keys);
+}
+
 std::string error_of(const std::string& text) {
   std::string file = write_temp("bad.json", text);
   try {
@@ -134,10 +141,7 @@ TEST(WorkloadFileErrors, TimesWithoutMeasuredBatch) {
 }
 
 TEST(WorkloadFile, ProfiledUpdateTimeRoundTrips) {
-  std::string text = kMlp;
-  const std::string key = "\"measured_batch\": 64,";
-  text.replace(text.find(key), key.size(), key + " \"update_time_s\": \"1.5ms\",");
-  Workload w = load_workload(write_temp("mlp_update.json", text));
+  Workload w = load_workload(write_temp("mlp_update.json", mlp_with("\"update_time_s\": \"1.5ms\",")));
   ASSERT_TRUE(w.update_time_s.has_value());
   EXPECT_DOUBLE_EQ(*w.update_time_s, 0.0015);
   EXPECT_DOUBLE_EQ(to_json(w)["update_time_s"].get<double>(), 0.0015);
@@ -145,9 +149,7 @@ TEST(WorkloadFile, ProfiledUpdateTimeRoundTrips) {
 }
 
 TEST(WorkloadFile, GradClipRoundTripsAndTheOptionOverridesIt) {
-  std::string text = kMlp;
-  const std::string key = "\"measured_batch\": 64,";
-  text.replace(text.find(key), key.size(), key + " \"grad_clip\": \"norm\",");
+  const std::string text = mlp_with("\"grad_clip\": \"norm\",");
   Workload w = load_workload(write_temp("mlp_clip.json", text));
   EXPECT_EQ(w.grad_clip, GradClip::norm);
   EXPECT_EQ(to_json(w)["grad_clip"].get<std::string>(), "norm");
@@ -167,9 +169,7 @@ TEST(WorkloadFileErrors, UnknownGradClip) {
 }
 
 TEST(WorkloadFile, ZeroGradRoundTrips) {
-  std::string text = kMlp;
-  const std::string key = "\"measured_batch\": 64,";
-  text.replace(text.find(key), key.size(), key + " \"zero_grad\": \"zero\",");
+  const std::string text = mlp_with("\"zero_grad\": \"zero\",");
   Workload w = load_workload(write_temp("mlp_zero.json", text));
   EXPECT_EQ(w.zero_grad, ZeroGrad::zero);
   EXPECT_EQ(to_json(w)["zero_grad"].get<std::string>(), "zero");
