@@ -141,39 +141,78 @@ double ComputeModel::backward_time_s(const Layer& layer, int batch) const {
   return pass_time_s(compute_s, backward_bytes(layer) * batch);
 }
 
-double ComputeModel::update_time_s(const workload::Workload& workload, int shards) const {
-  // Profiled: the real thing, streaming 1/shards of it when sharded.
-  if (workload.update_time_s) return *workload.update_time_s / shards;
-  const double params = double(workload.total_params()) / shards;
-  const double element_bytes = workload::weight_bytes_per_element(workload.precision);
+namespace {
+
+// Bytes moved and kernels launched by one part of the update.
+struct Traffic {
   double bytes = 0;
   int kernels = 0;
+};
+
+struct UpdateTraffic {
+  Traffic optimizer, mixed_precision, clip, zero_fill;
+};
+
+UpdateTraffic update_traffic(const workload::Workload& workload, int shards) {
+  const double params = double(workload.total_params()) / shards;
+  const double element_bytes = workload::weight_bytes_per_element(workload.precision);
+  UpdateTraffic t;
   if (workload::is_per_tensor(workload.optimizer)) {
     // A loop over the tensors: every tensor pays its kernels' launches, however small it is (most
     // of BERT's tensors are biases and LayerNorm vectors of 1,024 elements).
     for (const auto& tensor : workload::parameter_tensors(workload)) {
       const auto update = workload::per_tensor_update(workload.optimizer, tensor.weight_decay);
-      bytes += update.streams * double(tensor.elements) / shards * element_bytes;
-      kernels += update.kernels;
+      t.optimizer.bytes += update.streams * double(tensor.elements) / shards * element_bytes;
+      t.optimizer.kernels += update.kernels;
     }
   } else {
-    bytes = workload::update_streams(workload.optimizer) * params * element_bytes;
-    kernels = workload::update_kernels(workload.optimizer);
+    t.optimizer.bytes = workload::update_streams(workload.optimizer) * params * element_bytes;
+    t.optimizer.kernels = workload::update_kernels(workload.optimizer);
   }
-  if (workload::is_mixed_precision(workload.precision)) {
-    bytes += params * (4 + 2) + params * (4 + 4);  // weight cast; gradient unscale + inf check
-    kernels += 2;
-  }
+  if (workload::is_mixed_precision(workload.precision))
+    t.mixed_precision = {params * (4 + 2) + params * (4 + 4),
+                         2};  // weight cast; gradient unscale + inf check
   // Clipping reads (and may rescale) the gradients the update receives: after the unscale in amp.
   const int gradient_bytes = workload::gradient_bytes_per_element(workload.precision);
-  bytes += workload::clip_streams(workload.grad_clip) * params * gradient_bytes;
-  kernels += workload::clip_kernels(workload.grad_clip);
+  t.clip = {workload::clip_streams(workload.grad_clip) * params * gradient_bytes,
+            workload::clip_kernels(workload.grad_clip)};
   // zero_grad() fills every gradient tensor with zeros, one kernel per tensor.
-  if (const int fill = workload::zero_fill_streams(workload.zero_grad); fill > 0) {
-    bytes += fill * params * gradient_bytes;
-    kernels += static_cast<int>(workload::parameter_tensors(workload).size());
-  }
+  if (const int fill = workload::zero_fill_streams(workload.zero_grad); fill > 0)
+    t.zero_fill = {fill * params * gradient_bytes,
+                   static_cast<int>(workload::parameter_tensors(workload).size())};
+  return t;
+}
+
+}  // namespace
+
+double ComputeModel::update_time_s(const workload::Workload& workload, int shards) const {
+  // Profiled: the real thing, streaming 1/shards of it when sharded.
+  if (workload.update_time_s) return *workload.update_time_s / shards;
+  const auto t = update_traffic(workload, shards);
+  // One sum of bytes and one of launches, so the total does not depend on how the parts round.
+  double bytes = t.optimizer.bytes;
+  bytes += t.mixed_precision.bytes;
+  bytes += t.clip.bytes;
+  bytes += t.zero_fill.bytes;
+  const int kernels = t.optimizer.kernels + t.mixed_precision.kernels + t.clip.kernels + t.zero_fill.kernels;
   return bytes / fitted_.memory_bandwidth_Bps + kernels * fitted_.launch_overhead_s;
+}
+
+UpdateParts ComputeModel::update_parts(const workload::Workload& workload, int shards) const {
+  UpdateParts parts;
+  if (workload.update_time_s) {
+    parts.optimizer_s = *workload.update_time_s / shards;
+    return parts;
+  }
+  const auto t = update_traffic(workload, shards);
+  auto seconds = [&](const Traffic& part) {
+    return part.bytes / fitted_.memory_bandwidth_Bps + part.kernels * fitted_.launch_overhead_s;
+  };
+  parts.optimizer_s = seconds(t.optimizer);
+  parts.mixed_precision_s = seconds(t.mixed_precision);
+  parts.clip_s = seconds(t.clip);
+  parts.zero_fill_s = seconds(t.zero_fill);
+  return parts;
 }
 
 double ComputeModel::gradient_accumulation_s(const workload::Workload& workload, const Layer& layer,

@@ -37,6 +37,14 @@ enum class Pass { forward, backward_data, backward_filter };
 // for convolutions; "" for layers that are not GEMM-like.
 std::string kernel_class(const workload::Layer& layer, Pass pass);
 
+// The update's seconds by what runs (update_time_s is their sum, up to rounding).
+struct UpdateParts {
+  double optimizer_s = 0;        // the optimizer's own streams and launches; a profiled update: all of it
+  double mixed_precision_s = 0;  // amp: the cast of the weights and the unscale of the gradients
+  double clip_s = 0;             // global-norm clipping (workload/grad_clip.hpp)
+  double zero_fill_s = 0;        // zero_grad's fill of each gradient tensor (workload/zero_grad.hpp)
+};
+
 class ComputeModel {
  public:
   ComputeModel(const calibration::Calibration& calibration, workload::Precision precision);
@@ -76,6 +84,7 @@ class ComputeModel {
   // clipping (workload/grad_clip.hpp) and zero_grad's fill of each gradient (zero_grad.hpp: one
   // kernel per parameter tensor) are charged here too.
   double update_time_s(const workload::Workload& workload, int shards = 1) const;
+  UpdateParts update_parts(const workload::Workload& workload, int shards = 1) const;
   // What the GPU waits for its input: batch x input_per_sample_s beyond the step's own compute
   // (the loader works while the GPU computes).
   double input_wait_s(int batch, double step_compute_s) const;

@@ -16,6 +16,9 @@ struct StepPrediction {
   int batch = 0;
   std::vector<double> forward_layers_s, backward_layers_s;  // forward order
   double forward_s = 0, backward_s = 0, update_s = 0, input_wait_s = 0;
+  // Of backward_s: the accumulation into zeroed gradients (workload/zero_grad.hpp).
+  double gradient_accumulation_s = 0;
+  UpdateParts update_parts;  // update_s by what runs
   double step_s() const { return forward_s + backward_s + update_s + input_wait_s; }
   double samples_per_s() const { return batch / step_s(); }
 };

@@ -195,6 +195,12 @@ TEST(PrecisionModes, GlobalNormClippingReadsTheGradientsBeforeTheUpdate) {
   w.grad_clip = workload::GradClip::norm;
   compute::ComputeModel amp(base(), workload::Precision::amp);
   EXPECT_NEAR(amp.update_time_s(w), 460e-6 + 5e-5, 1e-12);
+  // The parts: adam 280 us + one launch, cast and unscale 140 us + two, the norm 40 us + two.
+  const auto parts = amp.update_parts(w);
+  EXPECT_NEAR(parts.optimizer_s, 280e-6 + 1e-5, 1e-12);
+  EXPECT_NEAR(parts.mixed_precision_s, 140e-6 + 2e-5, 1e-12);
+  EXPECT_NEAR(parts.clip_s, 40e-6 + 2e-5, 1e-12);
+  EXPECT_EQ(parts.zero_fill_s, 0);
   // model.half(): 2 B gradients, 7 x 2 + 2 = 16 B = 160 us.
   w.precision = workload::Precision::fp16;
   EXPECT_NEAR(amp.update_time_s(w), 160e-6 + 3e-5, 1e-12);
@@ -222,6 +228,17 @@ TEST(PrecisionModes, ZeroedGradientsCostAFillAndAnAccumulationPerTensor) {
   const auto zero = compute::predict_step(w, m, 1);
   EXPECT_NEAR(zero.backward_s - none.backward_s, 140.12e-6, 1e-12);
   EXPECT_NEAR(zero.update_s - none.update_s, 60.04e-6, 1e-12);
+  // The step report names both: the accumulation inside backward, the fills inside the update.
+  EXPECT_NEAR(zero.gradient_accumulation_s, 140.12e-6, 1e-12);
+  EXPECT_NEAR(zero.update_parts.zero_fill_s, 60.04e-6, 1e-12);
+  EXPECT_NEAR(zero.update_parts.optimizer_s, 210.2e-6, 1e-12);
+  EXPECT_EQ(none.gradient_accumulation_s, 0);
+  const auto text = compute::render_step(zero, w, m, "classes.json");
+  EXPECT_NE(text.find("(of which 0.140 ms adding into zeroed gradients)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(optimizer 0.210 ms, zero_grad fills 0.060 ms)"), std::string::npos) << text;
+  const auto json = compute::to_json(zero, w, m, "classes.json");
+  EXPECT_NEAR(json["update_parts"]["zero_fill_s"].get<double>(), 60.04e-6, 1e-12);
+  EXPECT_NEAR(json["gradient_accumulation_s"].get<double>(), 140.12e-6, 1e-12);
   // Sharded over two GPUs (fsdp) each accumulates half of each gradient; the launches stay.
   EXPECT_NEAR(m.gradient_accumulation_s(w, linear, 2), 60.06e-6 + 2e-5, 1e-12);
   // A layer timed by a profiler already holds what its run did.
