@@ -109,7 +109,8 @@ void add_workload_command(CLI::App& app) {
   show->add_option("--grad-clip", o->grad_clip,
                    "none, norm or norm_and_scale (global-norm gradient clipping before the update)");
   show->add_option("--zero-grad", o->zero_grad,
-                   "set_to_none or zero (PyTorch 1.x zero_grad(): a fill per tensor, backward accumulates)");
+                   "set_to_none, zero (PyTorch 1.x zero_grad(): a fill per tensor, backward accumulates) or "
+                   "fill_only (apex amp)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")

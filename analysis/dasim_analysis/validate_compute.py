@@ -37,7 +37,7 @@ PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
 OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
 GRAD_CLIPS = {"none", "norm", "norm_and_scale"}
-ZERO_GRADS = {"set_to_none", "zero"}
+ZERO_GRADS = {"set_to_none", "zero", "fill_only"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
@@ -51,6 +51,12 @@ MEDIAN_TARGET_PCT = 10.0
 MEDIAN_TARGET = MEDIAN_TARGET_PCT  # the suite's name for it
 
 
+def expect_one_of(case, key, names, path):
+    """A name from NAMES (a JSON string: a list or object would not even be hashable)."""
+    expect(isinstance(case[key], str) and case[key] in names, f"{path}: {key}",
+           f"expected one of {', '.join(sorted(names))}")
+
+
 def load_case(path):
     case = read_case(path, CASE_KEYS, OPTIONAL_KEYS)
     case.setdefault("memory_format", "channels_last")
@@ -61,8 +67,7 @@ def load_case(path):
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
     for key in TEXT_KEYS:
         expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
-    expect(case["workload"] in WORKLOADS, f"{path}: workload",
-           f"expected one of {', '.join(sorted(WORKLOADS))}")
+    expect_one_of(case, "workload", WORKLOADS, path)
     if WORKLOADS[case["workload"]]:
         expect(case["seq_len"] is None or (is_int(case["seq_len"]) and case["seq_len"] > 0), f"{path}: seq_len",
                "expected a positive integer or null (the workload's default)")
@@ -71,16 +76,9 @@ def load_case(path):
                f"expected null ({case['workload']} takes no sequence length)")
     expect(is_int(case["batch_per_gpu"]) and case["batch_per_gpu"] > 0, f"{path}: batch_per_gpu",
            "expected a positive integer")
-    expect(case["precision"] in PRECISIONS, f"{path}: precision", f"expected one of {', '.join(sorted(PRECISIONS))}")
-    expect(case["fusion"] in FUSIONS, f"{path}: fusion", f"expected one of {', '.join(sorted(FUSIONS))}")
-    expect(case["memory_format"] in MEMORY_FORMATS, f"{path}: memory_format",
-           f"expected one of {', '.join(sorted(MEMORY_FORMATS))}")
-    expect(case["optimizer"] in OPTIMIZERS, f"{path}: optimizer",
-           f"expected one of {', '.join(sorted(OPTIMIZERS))}")
-    expect(case["grad_clip"] in GRAD_CLIPS, f"{path}: grad_clip",
-           f"expected one of {', '.join(sorted(GRAD_CLIPS))}")
-    expect(case["zero_grad"] in ZERO_GRADS, f"{path}: zero_grad",
-           f"expected one of {', '.join(sorted(ZERO_GRADS))}")
+    for key, names in (("precision", PRECISIONS), ("fusion", FUSIONS), ("memory_format", MEMORY_FORMATS),
+                       ("optimizer", OPTIMIZERS), ("grad_clip", GRAD_CLIPS), ("zero_grad", ZERO_GRADS)):
+        expect_one_of(case, key, names, path)
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
            "expected a positive number")

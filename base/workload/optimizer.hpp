@@ -9,7 +9,9 @@
 //                 u (reads u), stage 2 (reads w, u; writes w after the trust ratio ||w|| / ||u||,
 //                 You et al. 2019, Algorithm 2)                           13 streams, 10 kernels
 //                 (each norm: a partial-sum and a cleanup kernel; the global norm's blend of the
-//                 fp32 and fp16 lists' norms: two more; the two stages: one each)
+//                 fp32 and fp16 lists' norms: two more; the two stages: one each), for one
+//                 parameter group: each further group (BERT's scripts have two, decay and no
+//                 decay) runs its own w norms, stages and u norms, 6 launches more, not counted
 //   bert_adam     DeepLearningExamples' BertAdam (PyTorch/LanguageModeling/BERT/optimization.py,
 //                 what run_squad.py uses without --fp16): a Python loop over the parameter tensors
 //                 that runs, per tensor, eager kernels each streaming the whole tensor. Per tensor:

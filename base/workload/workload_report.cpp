@@ -67,6 +67,8 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
                        w.grad_clip == GradClip::norm ? "norm only (below the threshold)" : "norm and scale");
   if (w.zero_grad == ZeroGrad::zero)
     out += "zero_grad                zero: a fill per tensor, backward adds into the zeroed gradients\n";
+  if (w.zero_grad == ZeroGrad::fill_only)
+    out += "zero_grad                fill_only: a fill per tensor, backward stores its gradients\n";
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);

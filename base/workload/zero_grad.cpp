@@ -4,7 +4,7 @@
 namespace dasim::workload {
 
 int zero_fill_streams(ZeroGrad mode) {
-  return mode == ZeroGrad::zero ? 1 : 0;  // write the gradient
+  return mode == ZeroGrad::set_to_none ? 0 : 1;  // write the gradient
 }
 
 int accumulate_streams(ZeroGrad mode) {

@@ -218,7 +218,8 @@ UpdateParts ComputeModel::update_parts(const workload::Workload& workload, int s
 double ComputeModel::gradient_accumulation_s(const workload::Workload& workload, const Layer& layer,
                                              int shards) const {
   const int streams = workload::accumulate_streams(workload.zero_grad);
-  if (streams == 0 || layer.backward_time_s || layer.params == 0) return 0;
+  // Timed layers (the condition backward_time_s uses) already hold what their run did.
+  if (streams == 0 || (layer.backward_time_s && layer.measured_batch > 0) || layer.params == 0) return 0;
   const double element_bytes = workload::gradient_bytes_per_element(workload.precision);
   double total = 0;
   for (const auto& tensor : workload::parameter_tensors(layer))

@@ -241,9 +241,17 @@ TEST(PrecisionModes, ZeroedGradientsCostAFillAndAnAccumulationPerTensor) {
   EXPECT_NEAR(json["gradient_accumulation_s"].get<double>(), 140.12e-6, 1e-12);
   // Sharded over two GPUs (fsdp) each accumulates half of each gradient; the launches stay.
   EXPECT_NEAR(m.gradient_accumulation_s(w, linear, 2), 60.06e-6 + 2e-5, 1e-12);
-  // A layer timed by a profiler already holds what its run did.
+  // apex amp fills the gradients, then sets them to None before backward: the fills alone.
+  w.zero_grad = workload::ZeroGrad::fill_only;
+  EXPECT_EQ(m.gradient_accumulation_s(w, linear), 0);
+  EXPECT_NEAR(m.update_time_s(w), 240.24e-6 + 3e-5, 1e-12);
+  // A layer timed by a profiler (times for measured_batch samples) already holds what its run did;
+  // times without a measured batch are not used, so neither is the exemption.
+  w.zero_grad = workload::ZeroGrad::zero;
   linear.forward_time_s = 1e-3;
   linear.backward_time_s = 2e-3;
+  EXPECT_NEAR(m.gradient_accumulation_s(w, linear), 120.12e-6 + 2e-5, 1e-12);
+  linear.measured_batch = 1;
   EXPECT_EQ(m.gradient_accumulation_s(w, linear), 0);
 }
 
