@@ -12,8 +12,9 @@ StepPrediction predict_step(const workload::Workload& workload, const ComputeMod
   p.batch = batch;
   for (const auto& layer : workload.layers) {
     p.forward_layers_s.push_back(model.forward_time_s(layer, batch));
-    p.backward_layers_s.push_back(model.layer_backward_s(workload, layer, batch));
-    p.gradient_accumulation_s += model.gradient_accumulation_s(workload, layer);
+    const double accumulation_s = model.gradient_accumulation_s(workload, layer);
+    p.backward_layers_s.push_back(model.backward_time_s(layer, batch) + accumulation_s);
+    p.gradient_accumulation_s += accumulation_s;
     p.forward_s += p.forward_layers_s.back();
     p.backward_s += p.backward_layers_s.back();
   }
