@@ -30,7 +30,7 @@ std::vector<collectives::CollectiveCall> planned_collectives(const schedules::Sc
 std::string why_not_folded(const TrainingConfig& config, const workers::StepPlan& plan) {
   if (schedules::has_islands(config.schedule)) return "islands";
   if (schedules::has_sharded_steps(config.schedule)) return "fsdp";
-  if (!config.slowdown_by_rank.empty()) return "stragglers";
+  if (!config.slowdown_by_rank.empty()) return "stragglers or gpu_spread";  // ranks of unequal speed
   if (config.jitter_stddev > 0) return "jitter";
   return collectives::why_not_symmetric(config.platform, config.collective,
                                         planned_collectives(config.schedule, plan));

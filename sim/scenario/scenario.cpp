@@ -216,6 +216,14 @@ std::map<int, double> read_stragglers(ObjectReader& top) {
   return slowdown_by_rank;
 }
 
+void read_gpu_spread(ObjectReader g, Scenario& sc) {
+  sc.gpu_spread_file = resolve(g.file(), g.string("file"));
+  require_file(g, "file", sc.gpu_spread_file);
+  sc.gpu_spread = calibration::load_gpu_spread_file(sc.gpu_spread_file);
+  if (auto seed = g.optional_positive_integer("seed")) sc.gpu_spread_seed = static_cast<uint64_t>(*seed);
+  g.finish();
+}
+
 Sweep read_sweep(ObjectReader s) {
   const std::string& file = s.file();
   Sweep sweep;
@@ -408,6 +416,7 @@ Scenario load_scenario(const std::string& file) {
             fmt::format("rank {} does not exist: the largest configuration has {} GPUs (ranks 0..{})", rank,
                         most_gpus, most_gpus - 1));
   }
+  if (top.has("gpu_spread")) read_gpu_spread(top.object("gpu_spread"), sc);
   if (top.has("sweep")) {
     sc.sweep = read_sweep(top.object("sweep"));
     for (size_t i = 0; i < sc.platforms.size(); ++i) {  // a parameter a platform lacks: say which

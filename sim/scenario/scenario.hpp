@@ -5,6 +5,7 @@
 #pragma once
 
 #include "calibration/calibration.hpp"
+#include "calibration/gpu_spread.hpp"
 #include "collectives/collective_types.hpp"
 #include "convergence/convergence_model.hpp"
 #include "platform/platform_spec.hpp"
@@ -58,6 +59,11 @@ struct Scenario {
   double jitter_stddev = 0;
   uint64_t seed = 1;
   std::map<int, double> slowdown_by_rank;
+  // Persistent per-GPU speed differences (calibration/gpu_spread.hpp): each configuration's and
+  // each baseline's GPUs take their time factors from this measured population.
+  std::optional<calibration::GpuSpread> gpu_spread;
+  std::string gpu_spread_file;
+  uint64_t gpu_spread_seed = 1;
   std::optional<Sweep> sweep;
   // Steps to a target loss per configuration (docs/time-to-accuracy.md); without it the results'
   // steps_to_target and time_to_target_s are empty.

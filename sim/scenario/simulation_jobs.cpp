@@ -59,6 +59,12 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   t.jitter_stddev = baseline ? 0.0 : sc.jitter_stddev;
   t.seed = sc.seed;
   if (!baseline) t.slowdown_by_rank = sc.slowdown_by_rank;
+  if (sc.gpu_spread) {  // the baseline's GPUs too: one GPU is the median GPU
+    const auto factors =
+        calibration::gpu_time_factors(*sc.gpu_spread, t.platform.total_gpus(), sc.gpu_spread_seed);
+    for (size_t rank = 0; rank < factors.size(); ++rank)  // a straggler what-if slows its GPU further
+      t.slowdown_by_rank.try_emplace(static_cast<int>(rank), 1.0).first->second *= factors[rank];
+  }
   return t;
 }
 
