@@ -12,6 +12,11 @@
 
 namespace dasim::calibration {
 
+namespace {
+// A GPU 100 times slower than the median is broken, not slow; the bound keeps times finite.
+constexpr double kMostRelativeTime = 100;
+}  // namespace
+
 GpuSpread gpu_spread_from_json(const nlohmann::json& root, const std::string& file) {
   ObjectReader top(root, file, "");
   const std::string format = top.string("format");
@@ -22,8 +27,11 @@ GpuSpread gpu_spread_from_json(const nlohmann::json& root, const std::string& fi
   spread.metric = top.string("metric");
   spread.gpus_measured = top.positive_integer("gpus_measured");
   top.array("relative_time_quantiles", [&](const nlohmann::json& v, const std::string& path) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || !(v.get<double>() > 0))
-      throw InputError(file, path, "expected a relative time > 0 (this GPU's time over the median GPU's)");
+    if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= kMostRelativeTime))
+      throw InputError(
+          file, path,
+          fmt::format("expected a relative time in (0, {}] (this GPU's time over the median GPU's)",
+                      kMostRelativeTime));
     const double t = v.get<double>();
     if (!spread.relative_time.empty() && t < spread.relative_time.back())
       throw InputError(file, path,
@@ -34,6 +42,13 @@ GpuSpread gpu_spread_from_json(const nlohmann::json& root, const std::string& fi
   if (spread.relative_time.size() < 2)
     top.fail("relative_time_quantiles",
              "expected at least 2 quantiles (the fastest and the slowest GPU, evenly spaced in between)");
+  // The job's one GPU is the median GPU: a file timed against anything else would slow (or speed)
+  // every job, the baseline alike, and say nothing about the spread.
+  const double median = relative_time_at(spread, 0.5);
+  if (std::abs(median - 1) > 0.01)
+    top.fail(
+        "relative_time_quantiles",
+        fmt::format("expected times over the median GPU's (1 at the middle quantile), got {} there", median));
   top.finish();
   return spread;
 }

@@ -260,7 +260,9 @@ namespace {
 double wall_s(const Scenario& sc, const Configuration& c, int64_t simulated) {
   const size_t collectives = allreduces(sc, c);
   const auto e = estimate_cost(simulated, collectives, rings_of(sc, c.platform));
-  const double iteration_s = sc.jitter_stddev > 0 ? kJitterCostFactor * e.iteration_s : e.iteration_s;
+  // Ranks of unequal speed (gpu_spread) reach each collective apart, as jittered ones do.
+  const bool desynchronised = sc.jitter_stddev > 0 || sc.gpu_spread.has_value();
+  const double iteration_s = desynchronised ? kJitterCostFactor * e.iteration_s : e.iteration_s;
   return e.startup_s + iteration_s * static_cast<double>(simulated_iterations(sc, sc.schedules[c.schedule]));
 }
 

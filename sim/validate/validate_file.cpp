@@ -1,6 +1,7 @@
 #include "validate/validate_file.hpp"
 
 #include "calibration/calibration.hpp"
+#include "calibration/gpu_spread.hpp"
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
 #include "common/units.hpp"
@@ -44,6 +45,11 @@ std::string validate_file(const std::string& file) {
     return fmt::format("platform {}: {} x {}{}", spec.name, units::format_count(spec.nodes, "node"),
                        units::format_count(spec.gpus_per_node, "GPU"), sites);
   }
+  if (root.contains("format") && root["format"] == calibration::kGpuSpreadFormat) {
+    auto s = calibration::gpu_spread_from_json(root, file);
+    return fmt::format("GPU spread of {}: {} GPUs measured, the slowest {:.3f} x the median GPU", s.gpu,
+                       s.gpus_measured, s.relative_time.back());
+  }
   if (root.contains("format") || root.contains("fitted")) {
     auto c = calibration::parse_calibration(root, file);
     return fmt::format("calibration of {} ({})", c.device.name, c.measured ? "measured" : "datasheet");
@@ -54,7 +60,8 @@ std::string validate_file(const std::string& file) {
   }
   throw InputError(file, "(top level)",
                    "cannot tell what kind of dasim file this is (a scenario has \"schedules\", a platform "
-                   "\"node\" and \"fabric\" or \"sites\", a calibration \"format\", a workload \"layers\")");
+                   "\"node\" and \"fabric\" or \"sites\", a calibration \"format\", a workload \"layers\", a "
+                   "GPU spread \"format\": \"dasim-gpu-spread-1\")");
 }
 
 }  // namespace dasim::validate

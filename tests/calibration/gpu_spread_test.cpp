@@ -92,13 +92,18 @@ TEST(GpuSpread, BadFilesNameTheFileAndThePath) {
   expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0])",
                "relative_time_quantiles: expected at least 2");
   expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 0])",
-               "relative_time_quantiles[1]: expected a relative time > 0");
+               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
   expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, "x"])",
-               "relative_time_quantiles[1]: expected a relative time > 0");
+               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
+  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 1e308])",
+               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
+  expect_error(
+      R"("gpus_measured": 3, "relative_time_quantiles": [5, 5])",
+      "relative_time_quantiles: expected times over the median GPU's (1 at the middle quantile), got 5");
   expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.2, 1.1])",
                "relative_time_quantiles[1]: expected quantiles in nondecreasing order, got 1.1 after 1.2");
-  expect_error(R"("gpus_measured": 0, "relative_time_quantiles": [1, 2])", "gpus_measured");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1, 2], "quantile": 1)",
+  expect_error(R"("gpus_measured": 0, "relative_time_quantiles": [0.9, 1, 2])", "gpus_measured");
+  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [0.9, 1, 2], "quantile": 1)",
                "quantile: unknown key");
   try {
     gpu_spread_from_json(nlohmann::json::parse(R"({"format": "x"})"), "spread.json");
