@@ -21,12 +21,12 @@ GpuSpread three_point() {  // 0.9 at p = 0, 1.0 at p = 0.5, 1.3 at p = 1
                               "spread.json");
 }
 
-std::vector<double> sorted(std::vector<double> v) {
+std::vector<double> sorted_copy(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v;
 }
 
-void expect_error(const std::string& body, const std::string& expected) {
+void expect_spread_error(const std::string& body, const std::string& expected) {
   const auto doc =
       nlohmann::json::parse(R"({"format": "dasim-gpu-spread-1", "gpu": "g", "metric": "m", )" + body + "}");
   try {
@@ -52,11 +52,11 @@ TEST(GpuSpread, QuantilesInterpolateLinearly) {
 TEST(GpuSpread, AJobOfNGpusTakesTheQuantilesAtTheMiddlesOfNEqualSlices) {
   const auto s = three_point();
   EXPECT_EQ(gpu_time_factors(s, 1, 7), std::vector<double>{1.0});  // one GPU: the median GPU
-  const auto two = sorted(gpu_time_factors(s, 2, 7));              // p = 0.25, 0.75
+  const auto two = sorted_copy(gpu_time_factors(s, 2, 7));         // p = 0.25, 0.75
   ASSERT_EQ(two.size(), 2u);
   EXPECT_DOUBLE_EQ(two[0], 0.95);
   EXPECT_DOUBLE_EQ(two[1], 1.15);
-  const auto four = sorted(gpu_time_factors(s, 4, 7));  // p = 1/8, 3/8, 5/8, 7/8
+  const auto four = sorted_copy(gpu_time_factors(s, 4, 7));  // p = 1/8, 3/8, 5/8, 7/8
   ASSERT_EQ(four.size(), 4u);
   EXPECT_DOUBLE_EQ(four[0], 0.925);
   EXPECT_DOUBLE_EQ(four[1], 0.975);
@@ -71,11 +71,11 @@ TEST(GpuSpread, TheSeedChoosesWhichRankIsSlowAndNothingElse) {
   bool some_seed_differs = false;
   for (uint64_t seed = 2; seed < 6; ++seed) {
     const auto b = gpu_time_factors(s, 64, seed);
-    EXPECT_EQ(sorted(a), sorted(b));  // the same GPUs
+    EXPECT_EQ(sorted_copy(a), sorted_copy(b));  // the same GPUs
     some_seed_differs = some_seed_differs || a != b;
   }
   EXPECT_TRUE(some_seed_differs);
-  EXPECT_NE(a, sorted(a));  // handed out shuffled, not rank 0 fastest
+  EXPECT_NE(a, sorted_copy(a));  // handed out shuffled, not rank 0 fastest
 }
 
 TEST(GpuSpread, ShippedLonghornFileLoads) {
@@ -89,22 +89,23 @@ TEST(GpuSpread, ShippedLonghornFileLoads) {
 }
 
 TEST(GpuSpread, BadFilesNameTheFileAndThePath) {
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0])",
-               "relative_time_quantiles: expected at least 2");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 0])",
-               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, "x"])",
-               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 1e308])",
-               "relative_time_quantiles[1]: expected a relative time in (0, 100]");
-  expect_error(
+  expect_spread_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0])",
+                      "relative_time_quantiles: expected at least 2");
+  expect_spread_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 0])",
+                      "relative_time_quantiles[1]: expected a relative time in (0, 100]");
+  expect_spread_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, "x"])",
+                      "relative_time_quantiles[1]: expected a relative time in (0, 100]");
+  expect_spread_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.0, 1e308])",
+                      "relative_time_quantiles[1]: expected a relative time in (0, 100]");
+  expect_spread_error(
       R"("gpus_measured": 3, "relative_time_quantiles": [5, 5])",
       "relative_time_quantiles: expected times over the median GPU's (1 at the middle quantile), got 5");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [1.2, 1.1])",
-               "relative_time_quantiles[1]: expected quantiles in nondecreasing order, got 1.1 after 1.2");
-  expect_error(R"("gpus_measured": 0, "relative_time_quantiles": [0.9, 1, 2])", "gpus_measured");
-  expect_error(R"("gpus_measured": 3, "relative_time_quantiles": [0.9, 1, 2], "quantile": 1)",
-               "quantile: unknown key");
+  expect_spread_error(
+      R"("gpus_measured": 3, "relative_time_quantiles": [1.2, 1.1])",
+      "relative_time_quantiles[1]: expected quantiles in nondecreasing order, got 1.1 after 1.2");
+  expect_spread_error(R"("gpus_measured": 0, "relative_time_quantiles": [0.9, 1, 2])", "gpus_measured");
+  expect_spread_error(R"("gpus_measured": 3, "relative_time_quantiles": [0.9, 1, 2], "quantile": 1)",
+                      "quantile: unknown key");
   try {
     gpu_spread_from_json(nlohmann::json::parse(R"({"format": "x"})"), "spread.json");
     FAIL();
