@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
 
 namespace dasim::calibration {
@@ -27,12 +26,12 @@ GpuSpread gpu_spread_from_json(const nlohmann::json& root, const std::string& fi
   spread.metric = top.string("metric");
   spread.gpus_measured = top.positive_integer("gpus_measured");
   top.array("relative_time_quantiles", [&](const nlohmann::json& v, const std::string& path) {
-    if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= kMostRelativeTime))
+    const double t = v.is_number() ? v.get<double>() : 0;
+    if (!(t > 0) || !(t <= kMostRelativeTime))
       throw InputError(
           file, path,
           fmt::format("expected a relative time in (0, {}] (this GPU's time over the median GPU's)",
                       kMostRelativeTime));
-    const double t = v.get<double>();
     if (!spread.relative_time.empty() && t < spread.relative_time.back())
       throw InputError(file, path,
                        fmt::format("expected quantiles in nondecreasing order, got {} after {}", t,

@@ -217,9 +217,9 @@ std::map<int, double> read_stragglers(ObjectReader& top) {
 }
 
 void read_gpu_spread(ObjectReader g, Scenario& sc) {
-  sc.gpu_spread_file = resolve(g.file(), g.string("file"));
-  require_file(g, "file", sc.gpu_spread_file);
-  sc.gpu_spread = calibration::load_gpu_spread_file(sc.gpu_spread_file);
+  const std::string file = resolve(g.file(), g.string("file"));
+  require_file(g, "file", file);
+  sc.gpu_spread = calibration::load_gpu_spread_file(file);
   if (auto seed = g.optional_positive_integer("seed")) sc.gpu_spread_seed = static_cast<uint64_t>(*seed);
   g.finish();
 }

@@ -62,7 +62,6 @@ struct Scenario {
   // Persistent per-GPU speed differences (calibration/gpu_spread.hpp): each configuration's and
   // each baseline's GPUs take their time factors from this measured population.
   std::optional<calibration::GpuSpread> gpu_spread;
-  std::string gpu_spread_file;
   uint64_t gpu_spread_seed = 1;
   std::optional<Sweep> sweep;
   // Steps to a target loss per configuration (docs/time-to-accuracy.md); without it the results'
