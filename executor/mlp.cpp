@@ -106,7 +106,9 @@ float Mlp::loss(const float* x, const int32_t* y, int batch) {
   return forward(x, y, batch, {});
 }
 
-float Mlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks) {
+float Mlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks,
+                            bool add_to_grads) {
+  const float beta = add_to_grads ? 1.0f : 0.0f;
   const float loss_value = forward(x, y, batch, hooks);
   for (int l = layers() - 1; l >= 0; --l) {
     call(hooks.backward_begin, l);
@@ -117,8 +119,8 @@ float Mlp::forward_backward(const float* x, const int32_t* y, int batch, const M
     float* db = dw + int64_t{in} * out;
     // dW = delta^T input (out x in); db = column sums of delta.
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, batch, 1.0f, delta_.data(), out,
-                inputs_[l].data(), in, 0.0f, dw, in);
-    std::fill_n(db, out, 0.0f);
+                inputs_[l].data(), in, beta, dw, in);
+    if (!add_to_grads) std::fill_n(db, out, 0.0f);
     for (int r = 0; r < batch; ++r)
       for (int c = 0; c < out; ++c) db[c] += delta_[int64_t{r} * out + c];
     if (l > 0) {

@@ -45,8 +45,11 @@ class Mlp {
   const std::vector<float>& grads() const { return grads_; }
   std::vector<float>& grads() { return grads_; }
 
-  // Forward, mean cross-entropy loss over the batch, backward into grads(). Returns the loss.
-  float forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks = {});
+  // Forward, mean cross-entropy loss over the batch, backward into grads(), or added to them when
+  // `add_to_grads` (the micro-batches after a step's first, under gradient accumulation). Returns
+  // the loss.
+  float forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks = {},
+                         bool add_to_grads = false);
   // Forward and loss only (no gradient), e.g. for finite-difference checks.
   float loss(const float* x, const int32_t* y, int batch);
 

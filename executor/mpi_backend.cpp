@@ -1,6 +1,7 @@
 #include "mpi_backend.hpp"
 
 #include "consistency.hpp"
+#include "micro_batches.hpp"
 #include "model_buckets.hpp"
 #include "quantize.hpp"
 #include "step_timing.hpp"
@@ -88,7 +89,7 @@ MpiBackend::~MpiBackend() {
 void MpiBackend::begin_step(long step) {
   step_start_s_ = wall_now_s();
   call_s_ = wait_s_ = 0;
-  fill_batch(data_, step - 1, options_.batch, x_, y_);
+  step_ = step;
 }
 
 void MpiBackend::poll() {
@@ -108,11 +109,17 @@ ParamShards::Range MpiBackend::fragment_range(int fragment) const {
                  : ParamShards::Range{f.param_offset, f.params};
 }
 
-void MpiBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
-  if (shards_) return sharded_forward_backward(bucket_ready);
-  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch,
-                                  backward_hooks(
-                                      bucket_ending_at_, [this] { poll(); }, bucket_ready));
+void MpiBackend::forward_backward(schedules::MicroBatch micro_batch,
+                                  const schedules::BucketReady& bucket_ready) {
+  fill_batch(data_, micro_batch_number(step_, micro_batch), options_.batch, x_, y_);
+  // The options refuse accumulation with fsdp: its micro-batch is the step's only one.
+  const float loss = shards_
+                         ? sharded_forward_backward(bucket_ready)
+                         : model_.forward_backward(x_.data(), y_.data(), options_.batch,
+                                                   backward_hooks(
+                                                       bucket_ending_at_, [this] { poll(); }, bucket_ready),
+                                                   micro_batch.adds_to_gradients());
+  loss_ = step_loss(loss_, loss, micro_batch);
 }
 
 MpiBackend::Collective MpiBackend::start(Payload payload) {
@@ -197,7 +204,10 @@ void MpiBackend::apply_gradients(bool averaged) {
     sgd_apply(shard_w_, shard_g_, options_.lr, bucket_ranks_);
     return;
   }
-  sgd_apply(model_.weights(), model_.grads(), options_.lr, averaged ? bucket_ranks_ : 1);
+  // The gradients are the sum over the micro-batches (and the ranks, averaged): their mean is the
+  // gradient of the step's whole batch.
+  const int micro_batches = options_.schedule.accumulation_steps;
+  sgd_apply(model_.weights(), model_.grads(), options_.lr, (averaged ? bucket_ranks_ : 1) * micro_batches);
 }
 
 void MpiBackend::average_weights() {

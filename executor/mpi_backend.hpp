@@ -42,7 +42,7 @@ class MpiBackend {
   using Collective = size_t;  // index into requests_
   int bucket_count() const { return static_cast<int>(out_.buckets.size()); }
   void begin_step(long step);
-  void forward_backward(const schedules::BucketReady& bucket_ready);
+  void forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready);
   Collective start(schedules::Payload payload);
   void wait(Collective c);
   void allreduce_blocking(schedules::Payload payload);
@@ -69,7 +69,7 @@ class MpiBackend {
   std::vector<float>& own_weights() { return shards_ ? shard_w_ : model_.weights(); }
   ParamShards::Range fragment_range(int fragment) const;
   // fsdp (mpi_backend_fsdp.cpp).
-  void sharded_forward_backward(const schedules::BucketReady& bucket_ready);
+  float sharded_forward_backward(const schedules::BucketReady& bucket_ready);  // returns the loss
   void gather_unit(int unit, MPI_Request* request);  // this rank's chunk into every rank's model
   void start_gather(int unit);
   void release_unit(int unit);
@@ -116,7 +116,8 @@ class MpiBackend {
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;
-  float loss_ = 0;
+  float loss_ = 0;  // the step's, the mean over its micro-batches
+  long step_ = 0;
   double step_start_s_ = 0, step_end_s_ = 0, loop_start_s_ = 0;
   double call_s_ = 0, wait_s_ = 0;  // this step: inside non-blocking calls, blocked in waits
 };

@@ -17,7 +17,7 @@
 
 namespace dasim::executor {
 
-void MpiBackend::sharded_forward_backward(const schedules::BucketReady& bucket_ready) {
+float MpiBackend::sharded_forward_backward(const schedules::BucketReady& bucket_ready) {
   const auto& units = out_.buckets;
   auto unit_of = [this](int layer) { return unit_of_layer_[size_t(layer)]; };
   auto gathered_in_time = [this](int unit) {
@@ -48,7 +48,7 @@ void MpiBackend::sharded_forward_backward(const schedules::BucketReady& bucket_r
     release_unit(u);
     if (bucket_ready) bucket_ready(u);
   };
-  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
+  return model_.forward_backward(x_.data(), y_.data(), options_.batch, hooks);
 }
 
 void MpiBackend::gather_unit(int unit, MPI_Request* request) {

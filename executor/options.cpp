@@ -44,10 +44,14 @@ struct RawOptions {
   std::optional<std::string> outer_optimizer;
   std::optional<int> island_ranks;
   std::optional<std::string> data_parallel;
+  std::optional<int> accumulation_steps;
   bool eager = false;
   int64_t seed = 1;
   std::vector<CLI::Option*> synthetic_flags;
 };
+
+// As the scenario's gradient_accumulation_steps.
+constexpr int kMostAccumulationSteps = 1 << 16;
 
 [[noreturn]] void bad(const std::string& what) {
   throw InputError("dasim-train: " + what);
@@ -97,7 +101,11 @@ void add_options(CLI::App& app, TrainOptions& o, RawOptions& raw) {
                  "--eager, islands or --device cuda (docs/algorithms.md)");
   app.add_option("--hidden", raw.hidden, "hidden layer widths, comma-separated, or 'none'")
       ->capture_default_str();
-  app.add_option("--batch", o.batch, "minibatch per rank")->capture_default_str();
+  app.add_option("--batch", o.batch, "minibatch per rank (with accumulation: per micro-batch)")
+      ->capture_default_str();
+  app.add_option("--gradient-accumulation-steps", raw.accumulation_steps,
+                 "micro-batches per step, their gradients added and (sgd, islands) allreduced once after "
+                 "the last (default 1)");
   app.add_option("--lr", o.lr, "learning rate")->capture_default_str();
   app.add_option("--steps", o.steps, "training steps")->capture_default_str();
   app.add_option("--seed", raw.seed, "seed of data and initial weights")->capture_default_str();
@@ -212,6 +220,15 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
         o.schedule.kind != schedules::ScheduleKind::sgd && !has_islands(o.schedule))
       bad("--data-parallel: a periodic schedule shards the model only inside islands (set --island-ranks "
           "above 1)");
+  }
+  if (raw.accumulation_steps) {
+    if (*raw.accumulation_steps < 1 || *raw.accumulation_steps > kMostAccumulationSteps)
+      bad(fmt::format("--gradient-accumulation-steps: expected an integer in 1..{}, got {}",
+                      kMostAccumulationSteps, *raw.accumulation_steps));
+    if (*raw.accumulation_steps > 1 && o.schedule.data_parallel == schedules::DataParallel::fsdp)
+      bad("--gradient-accumulation-steps: accumulation runs with ddp only (fsdp's micro-batches are not "
+          "modelled)");
+    o.schedule.accumulation_steps = *raw.accumulation_steps;
   }
   const bool diloco = is_diloco_family(o.schedule);
   if (!diloco && (raw.H || raw.fragments || raw.overlap_steps || raw.alpha || raw.outer_optimizer ||

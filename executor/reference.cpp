@@ -1,6 +1,7 @@
 // Serial n-replica reference of sgd, local_sgd and dasgd (see reference.hpp).
 #include "reference.hpp"
 
+#include "micro_batches.hpp"
 #include "mlp.hpp"
 #include "model_buckets.hpp"
 #include "param_shards.hpp"
@@ -91,26 +92,36 @@ ReferenceResult run_reference(const schedules::ScheduleSpec& schedule, const std
   for (long k = 1; k <= steps; ++k) {
     double loss = 0;
     std::vector<std::vector<float>> grads(n);
+    const int micro_batches = schedule.accumulation_steps;
     for (int j = 0; j < n; ++j) {
-      fill_batch(shards[j], k - 1, batch, x, y);
-      loss += models[j].forward_backward(x.data(), y.data(), batch);
+      float step_loss_j = 0;
+      for (int m = 0; m < micro_batches; ++m) {  // each adds its gradients to the step's
+        const schedules::MicroBatch micro_batch{m, micro_batches};
+        fill_batch(shards[j], micro_batch_number(k, micro_batch), batch, x, y);
+        step_loss_j = step_loss(
+            step_loss_j,
+            models[j].forward_backward(x.data(), y.data(), batch, {}, micro_batch.adds_to_gradients()),
+            micro_batch);
+      }
+      loss += step_loss_j;
       grads[j] = models[j].grads();
     }
     result.mean_loss.push_back(loss / n);
 
     if (schedule.kind == schedules::ScheduleKind::sgd) {
       const auto grad_sum = sum_over(grads);
-      for (auto& m : models) sgd_apply(m.weights(), grad_sum, lr, n);
+      for (auto& m : models) sgd_apply(m.weights(), grad_sum, lr, n * micro_batches);
       continue;
     }
     if (has_islands(schedule)) {  // each island of consecutive replicas averages its gradients
       for (int first = 0; first < n; first += island) {
         const auto island_sum =
             sum_over(std::vector<std::vector<float>>(grads.begin() + first, grads.begin() + first + island));
-        for (int j = first; j < first + island; ++j) sgd_apply(models[j].weights(), island_sum, lr, island);
+        for (int j = first; j < first + island; ++j)
+          sgd_apply(models[j].weights(), island_sum, lr, island * micro_batches);
       }
     } else {
-      for (int j = 0; j < n; ++j) sgd_apply(models[j].weights(), grads[j], lr, 1);
+      for (int j = 0; j < n; ++j) sgd_apply(models[j].weights(), grads[j], lr, micro_batches);
     }
     if (schedule.kind == schedules::ScheduleKind::local_sgd) {
       if (is_averaging_step(schedule, k)) {

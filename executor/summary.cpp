@@ -85,7 +85,8 @@ results::ResultRow make_result_row(const RunDescription& run,
   row.iterations = static_cast<int>(window.count);
   row.warmup = static_cast<int>(window.first);
   row.iter_time_s = steady_mean(slowest_wall(per_rank), window);
-  row.samples_per_s = static_cast<double>(o.batch) * run.ranks / row.iter_time_s;
+  row.samples_per_s =
+      static_cast<double>(schedules::samples_per_gpu_step(o.schedule, o.batch)) * run.ranks / row.iter_time_s;
   row.baseline_gpus = 1;
   if (run.ranks == 1) {
     row.baseline_samples_per_s = row.samples_per_s;
@@ -181,6 +182,7 @@ nlohmann::ordered_json make_output(const RunDescription& run,
                        {"lr", o.schedule.outer.lr},
                        {"momentum", o.schedule.outer.momentum}};
   config["batch_per_rank"] = o.batch;
+  config["gradient_accumulation_steps"] = o.schedule.accumulation_steps;
   config["lr"] = std::stod(fmt::format("{}", o.lr));  // the float as typed, not its binary expansion
   config["steps"] = o.steps;
   config["warmup_steps"] = o.warmup_steps;

@@ -18,7 +18,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double global_batch(const TrainingRun& r) {
-  return double(r.ranks) * r.batch_per_rank;
+  return double(r.ranks) * double(schedules::samples_per_gpu_step(r.schedule, r.batch_per_rank));
 }
 
 // S = a + s x with x = 1/B, weights 1/S^2.
@@ -182,7 +182,8 @@ std::vector<RunCheck> check_runs(const ConvergenceModel& model, const std::vecto
     c.ranks = r.ranks;
     c.batch_per_rank = r.batch_per_rank;
     c.steps_observed = r.steps;
-    const auto predicted = predict_steps(model, r.schedule, r.ranks, r.batch_per_rank);
+    const auto predicted = predict_steps(
+        model, r.schedule, r.ranks, double(schedules::samples_per_gpu_step(r.schedule, r.batch_per_rank)));
     c.steps_predicted = predicted.steps.value_or(kNaN);
     c.why_not = predicted.why_not;
     checks.push_back(c);

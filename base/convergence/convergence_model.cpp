@@ -58,8 +58,8 @@ std::optional<std::string> no_term_for(const ConvergenceModel& model, const sche
 }
 
 StepsPrediction predict_steps(const ConvergenceModel& model, const schedules::ScheduleSpec& spec, int gpus,
-                              int batch_per_gpu) {
-  const double base = sgd_steps(model, double(gpus) * batch_per_gpu);
+                              double samples_per_gpu_step) {
+  const double base = sgd_steps(model, gpus * samples_per_gpu_step);
   const double exposure = period_exposure(spec, gpus);
   if (exposure == 0) return {base, ""};  // sgd, or one worker: synchronous SGD whatever the schedule
   if (auto why = no_term_for(model, spec)) return {std::nullopt, *why};

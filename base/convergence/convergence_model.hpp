@@ -57,12 +57,13 @@ double period_exposure(const schedules::ScheduleSpec& spec, int gpus);
 // Why the model has no factor for this schedule at any worker count (compression, eager outer
 // steps, no term in the file); nullopt when it has one (and for sgd).
 std::optional<std::string> no_term_for(const ConvergenceModel& model, const schedules::ScheduleSpec& spec);
-// Steps to the target, or why the model has none for this configuration.
+// Steps to the target, or why the model has none for this configuration. The global batch is
+// gpus x samples_per_gpu_step (a GPU's micro-batch times the accumulation steps).
 struct StepsPrediction {
   std::optional<double> steps;
   std::string why_not;  // when there are no steps: one sentence
 };
 StepsPrediction predict_steps(const ConvergenceModel& model, const schedules::ScheduleSpec& spec, int gpus,
-                              int batch_per_gpu);
+                              double samples_per_gpu_step);
 
 }  // namespace dasim::convergence

@@ -46,6 +46,8 @@ schedules::ScheduleSpec read_schedule(const nlohmann::json& config, const std::s
   // Written since fit-convergence reads runs; older runs had neither (no islands, not eager).
   if (config.contains("island_ranks"))
     spec.island_gpus = positive_int(config, "island_ranks", file, "config");
+  if (config.contains("gradient_accumulation_steps"))  // written since dasim-train accumulates
+    spec.accumulation_steps = positive_int(config, "gradient_accumulation_steps", file, "config");
   if (config.contains("eager")) {
     if (!config.at("eager").is_boolean()) throw InputError(file, "config.eager", "expected true or false");
     spec.eager = config.at("eager").get<bool>();

@@ -19,8 +19,11 @@
 // With islands (has_islands: hierarchical data parallelism) the periodic schedules' local step is
 // sgd's step inside the island: forward_backward(start bucket b) -> wait every bucket ->
 // apply_gradients(averaged), the backend's gradient buckets going to the island's communicator.
-// then end_step(k); after the last step an average still in flight is drained (wait + apply,
+// Then end_step(k); after the last step an average still in flight is drained (wait + apply,
 // outside every step, reported through drained()); then step_done(k).
+// Gradient accumulation (accumulation_steps A > 1): every forward_backward above is A of them, one
+// per micro-batch, the backend adding each micro-batch's gradients to the step's; only the last
+// starts the gradient buckets (DDP's no_sync() on the others), and the update follows it.
 #pragma once
 
 #include "schedules/periods.hpp"
@@ -45,16 +48,25 @@ struct Payload {
   static Payload outer_gradient(int fragment) { return {Kind::outer_gradient, fragment}; }
 };
 
+// Which micro-batch of the step a forward_backward computes: the first one's gradients start the
+// step's, each later one's are added to them (gradient accumulation, A = count > 1).
+struct MicroBatch {
+  int index = 0;
+  int count = 1;
+  bool adds_to_gradients() const { return index > 0; }
+};
+
 // Called by forward_backward when bucket b's gradients are complete. An empty function means the
 // schedule starts no collective during backward, so a backend may compute backward in one piece.
 using BucketReady = std::function<void(int bucket)>;
 
 template <class B>
 concept ScheduleBackend = requires(B b, long step, int fragment, const BucketReady& ready, Payload payload,
-                                   typename B::Collective& collective, bool averaged) {
+                                   typename B::Collective& collective, bool averaged,
+                                   MicroBatch micro_batch) {
   { b.bucket_count() } -> std::convertible_to<int>;
   b.begin_step(step);
-  b.forward_backward(ready);
+  b.forward_backward(micro_batch, ready);
   { b.start(payload) } -> std::same_as<typename B::Collective>;  // a non-blocking allreduce
   b.wait(collective);
   b.allreduce_blocking(payload);
@@ -71,14 +83,22 @@ concept ScheduleBackend = requires(B b, long step, int fragment, const BucketRea
 
 namespace detail {
 
+// The micro-batches before the step's last: each adds its gradients locally, nothing starts.
+template <ScheduleBackend B>
+void accumulate_micro_batches(const ScheduleSpec& s, B& b) {
+  for (int m = 0; m + 1 < s.accumulation_steps; ++m) b.forward_backward({m, s.accumulation_steps}, {});
+}
+
 template <ScheduleBackend B>
 void sgd_step(const ScheduleSpec& s, B& b) {
   std::vector<typename B::Collective> buckets;
   auto start_bucket = [&](int bucket) { buckets.push_back(b.start(Payload::gradient_bucket(bucket))); };
+  accumulate_micro_batches(s, b);
+  const MicroBatch last{s.accumulation_steps - 1, s.accumulation_steps};
   if (s.overlap) {
-    b.forward_backward(start_bucket);
+    b.forward_backward(last, start_bucket);
   } else {
-    b.forward_backward([](int) {});  // bucket boundaries still shape backward; nothing starts
+    b.forward_backward(last, [](int) {});  // bucket boundaries still shape backward; nothing starts
     for (int bucket = 0; bucket < b.bucket_count(); ++bucket) start_bucket(bucket);
   }
   for (auto& c : buckets) b.wait(c);  // the update needs every averaged gradient
@@ -150,7 +170,8 @@ class OuterRounds {
 template <ScheduleBackend B>
 void local_step(const ScheduleSpec& s, B& b) {
   if (has_islands(s)) return sgd_step(s, b);
-  b.forward_backward({});
+  accumulate_micro_batches(s, b);
+  b.forward_backward({s.accumulation_steps - 1, s.accumulation_steps}, {});
   b.apply_gradients(false);
 }
 

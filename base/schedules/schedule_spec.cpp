@@ -29,8 +29,8 @@ std::string describe_outer(const OuterStep& o) {
   return fmt::format("nesterov lr={:g} mu={:g}", o.lr, o.momentum);
 }
 
-// Compression and islands, the parameters every periodic schedule may have (with islands, their
-// buckets' copies too).
+// Compression, islands and accumulation, the parameters every periodic schedule may have (with
+// islands, their buckets' copies too).
 std::string bits_suffix(const ScheduleSpec& spec) {
   std::string out = spec.payload_bits == 32 ? "" : fmt::format(",bits={}", spec.payload_bits);
   if (has_top_k(spec))
@@ -40,6 +40,7 @@ std::string bits_suffix(const ScheduleSpec& spec) {
   if (has_islands(spec))
     out += fmt::format(",island={}{}{}", spec.island_gpus, spec.bucket_view ? ",bucket_view" : "",
                        has_sharded_steps(spec) ? ",fsdp" : "");
+  if (spec.accumulation_steps > 1) out += fmt::format(",accumulate={}", spec.accumulation_steps);
   return out;
 }
 
@@ -52,6 +53,8 @@ std::string describe(const ScheduleSpec& spec) {
       if (!spec.overlap) options.push_back("no overlap");
       if (spec.bucket_view) options.push_back("bucket_view");
       if (has_sharded_steps(spec)) options.push_back("fsdp");
+      if (spec.accumulation_steps > 1)
+        options.push_back(fmt::format("accumulate={}", spec.accumulation_steps));
       return options.empty() ? "sgd" : fmt::format("sgd({})", fmt::join(options, ","));
     }
     case ScheduleKind::local_sgd:

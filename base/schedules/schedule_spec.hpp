@@ -112,7 +112,16 @@ struct ScheduleSpec {
   // 1: every GPU is its own worker. Not for sgd.
   int island_gpus = 1;
   DataParallel data_parallel = DataParallel::ddp;  // sgd, and the steps inside islands
+  // Gradient accumulation: micro-batches of batch_per_gpu samples per optimizer step, each adding
+  // its gradients to the step's; the gradients are allreduced (sgd, islands) once, after the
+  // last. 1: none. A step then trains on accumulation_steps x batch_per_gpu samples per GPU.
+  int accumulation_steps = 1;
 };
+
+// Samples one GPU trains on per optimizer step: its micro-batch times the accumulation steps.
+inline int64_t samples_per_gpu_step(const ScheduleSpec& s, int batch_per_gpu) {
+  return int64_t{batch_per_gpu} * s.accumulation_steps;
+}
 
 inline bool has_islands(const ScheduleSpec& s) {
   return s.kind != ScheduleKind::sgd && s.island_gpus > 1;
@@ -136,7 +145,8 @@ std::string to_string(ScheduleKind kind);
 // "streaming_diloco(H=100,P=4,d=5,alpha=0.5,nesterov lr=0.7 mu=0.9)", with ",bits=4" when quantized,
 // ",top_k=0.01" (",top_k=0.01/16" with 16-bit indices) when sparsified,
 // ",island=8" with islands; "sgd(bucket_view)" / ",bucket_view" when the buckets are the gradients,
-// "sgd(fsdp)" / ",fsdp" when the synchronous steps shard the model
+// "sgd(fsdp)" / ",fsdp" when the synchronous steps shard the model, "sgd(accumulate=4)" /
+// ",accumulate=4" with gradient accumulation
 std::string describe(const ScheduleSpec& spec);
 
 }  // namespace dasim::schedules

@@ -1,6 +1,7 @@
 #include "cuda/gpu_backend.hpp"
 
 #include "consistency.hpp"
+#include "micro_batches.hpp"
 #include "model_buckets.hpp"
 #include "step_timing.hpp"
 
@@ -55,7 +56,7 @@ GpuBackend::GpuBackend(const TrainOptions& options, GpuMlp& model, const Dataset
 void GpuBackend::begin_step(long step) {
   step_start_s_ = wall_now_s();
   call_s_ = wait_s_ = 0;
-  fill_batch(data_, step - 1, options_.batch, x_, y_);
+  step_ = step;
 }
 
 void GpuBackend::poll() {
@@ -73,10 +74,14 @@ void GpuBackend::poll() {
   call_s_ += wall_now_s() - t0;
 }
 
-void GpuBackend::forward_backward(const schedules::BucketReady& bucket_ready) {
-  loss_ = model_.forward_backward(x_.data(), y_.data(), options_.batch,
-                                  backward_hooks(
-                                      bucket_ending_at_, [this] { poll(); }, bucket_ready));
+void GpuBackend::forward_backward(schedules::MicroBatch micro_batch,
+                                  const schedules::BucketReady& bucket_ready) {
+  fill_batch(data_, micro_batch_number(step_, micro_batch), options_.batch, x_, y_);
+  const float loss = model_.forward_backward(x_.data(), y_.data(), options_.batch,
+                                             backward_hooks(
+                                                 bucket_ending_at_, [this] { poll(); }, bucket_ready),
+                                             micro_batch.adds_to_gradients());
+  loss_ = step_loss(loss_, loss, micro_batch);
 }
 
 GpuBackend::Collective GpuBackend::start(Payload payload) {
@@ -145,7 +150,9 @@ void GpuBackend::scal(float alpha, float* x, int64_t count) {
 }
 
 void GpuBackend::apply_gradients(bool averaged) {
-  axpy(averaged ? -options_.lr / static_cast<float>(ranks_) : -options_.lr, model_.grads(), model_.weights());
+  // The gradients are the sum over the micro-batches (and the ranks, averaged), as on the CPU.
+  const int summed = (averaged ? ranks_ : 1) * options_.schedule.accumulation_steps;
+  axpy(-options_.lr / static_cast<float>(summed), model_.grads(), model_.weights());
 }
 
 void GpuBackend::average_weights() {

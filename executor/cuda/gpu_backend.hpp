@@ -33,7 +33,7 @@ class GpuBackend {
   using Collective = size_t;  // index into collectives_
   int bucket_count() const { return static_cast<int>(out_.buckets.size()); }
   void begin_step(long step);
-  void forward_backward(const schedules::BucketReady& bucket_ready);
+  void forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready);
   Collective start(schedules::Payload payload);
   void wait(Collective c);
   void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
@@ -81,7 +81,8 @@ class GpuBackend {
   InFlightClock clock_;
   std::vector<float> x_;
   std::vector<int32_t> y_;
-  float loss_ = 0;
+  float loss_ = 0;  // the step's, the mean over its micro-batches
+  long step_ = 0;
   double step_start_s_ = 0, step_end_s_ = 0, loop_start_s_ = 0;
   double call_s_ = 0, wait_s_ = 0;  // this step: inside enqueue/query calls, blocked in waits
 };

@@ -76,10 +76,12 @@ void GpuMlp::relu_backward(const float* y, const float* dy, const float* x, floa
               "cudnnActivationBackward");
 }
 
-float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks) {
+float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks,
+                               bool add_to_grads) {
   if (batch != batch_) throw RuntimeFailure("GpuMlp: batch differs from the one it was built for");
   const int L = layers();
   const float one = 1.0f, zero = 0.0f;
+  const float* grad_beta = add_to_grads ? &one : &zero;  // accumulate into the step's gradients
   cuda_check(cudaMemcpyAsync(inputs_[0].get(), x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice,
                              stream_.get()),
              "cudaMemcpyAsync (batch)");
@@ -113,10 +115,10 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
     float* db = dw + int64_t{in} * out;
     // dW^T (in x out) = X^T delta; db = delta^T ones.
     cublas_check(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_T, in, out, batch, &one, inputs_[l].get(),
-                             in, delta_.get(), out, &zero, dw, in),
+                             in, delta_.get(), out, grad_beta, dw, in),
                  "cublasSgemm (weight gradient)");
     cublas_check(cublasSgemv(blas_.get(), CUBLAS_OP_N, out, batch, &one, delta_.get(), out, ones_.get(), 1,
-                             &zero, db, 1),
+                             grad_beta, db, 1),
                  "cublasSgemv (bias gradient)");
     if (l > 0) {
       // dX^T (in x batch) = W^T delta^T, then through the ReLU of the previous layer.

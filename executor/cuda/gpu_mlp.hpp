@@ -28,7 +28,9 @@ class GpuMlp {
 
   // Forward, loss (host), backward into grads(). `hooks.backward_done(l)` runs once layer l's
   // gradient kernels are enqueued (not finished): a caller records an event on stream().
-  float forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks = {});
+  // As Mlp::forward_backward: `add_to_grads` adds this micro-batch's gradients to grads().
+  float forward_backward(const float* x, const int32_t* y, int batch, const MlpHooks& hooks = {},
+                         bool add_to_grads = false);
   std::vector<float> weights_to_host() const;
 
  private:

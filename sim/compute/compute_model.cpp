@@ -215,17 +215,28 @@ UpdateParts ComputeModel::update_parts(const workload::Workload& workload, int s
   return parts;
 }
 
-double ComputeModel::gradient_accumulation_s(const workload::Workload& workload, const Layer& layer,
-                                             int shards) const {
-  const int streams = workload::accumulate_streams(workload.zero_grad);
-  // Timed layers (the condition backward_time_s uses) already hold what their run did.
-  if (streams == 0 || (layer.backward_time_s && layer.measured_batch > 0) || layer.params == 0) return 0;
+double ComputeModel::gradient_streams_s(const workload::Workload& workload, const Layer& layer, int streams,
+                                        int shards) const {
+  if (streams == 0 || layer.params == 0) return 0;
   const double element_bytes = workload::gradient_bytes_per_element(workload.precision);
   double total = 0;
   for (const auto& tensor : workload::parameter_tensors(layer))
     total += streams * double(tensor.elements) / shards * element_bytes / fitted_.memory_bandwidth_Bps +
              fitted_.launch_overhead_s;
   return total;
+}
+
+double ComputeModel::gradient_accumulation_s(const workload::Workload& workload, const Layer& layer,
+                                             int shards) const {
+  // Timed layers (the condition backward_time_s uses) already hold what their run did.
+  if (layer.backward_time_s && layer.measured_batch > 0) return 0;
+  return gradient_streams_s(workload, layer, workload::accumulate_streams(workload.zero_grad), shards);
+}
+
+double ComputeModel::micro_batch_add_s(const workload::Workload& workload, const Layer& layer) const {
+  // zero adds on every micro-batch already: in the modelled backward, or in a timed layer's run.
+  const int adds = workload::accumulate_streams(workload::ZeroGrad::zero);
+  return gradient_streams_s(workload, layer, adds - workload::accumulate_streams(workload.zero_grad), 1);
 }
 
 double ComputeModel::layer_backward_s(const workload::Workload& workload, const Layer& layer, int batch,

@@ -70,6 +70,12 @@ class ComputeModel {
   // accumulates 1/shards of the gradient: the bytes divide, the launches do not.
   double gradient_accumulation_s(const workload::Workload& workload, const workload::Layer& layer,
                                  int shards = 1) const;
+  // Gradient accumulation: what a micro-batch after a step's first adds to the layer's backward,
+  // the addition of each new gradient into the step's (3 gradient-sized streams and a kernel per
+  // parameter tensor), which the first micro-batch skips unless its gradients were zeroed (zero:
+  // gradient_accumulation_s charges it on every micro-batch already). Timed layers included: their
+  // run had one batch per step.
+  double micro_batch_add_s(const workload::Workload& workload, const workload::Layer& layer) const;
   // backward_time_s + gradient_accumulation_s: the layer's backward as the schedules run it.
   double layer_backward_s(const workload::Workload& workload, const workload::Layer& layer, int batch,
                           int shards = 1) const;
@@ -92,6 +98,10 @@ class ComputeModel {
   double step_compute_time_s(const workload::Workload& workload, int batch) const;
 
  private:
+  // `streams` gradient-sized passes over each of the layer's parameter tensors (1/shards of each),
+  // a kernel per tensor.
+  double gradient_streams_s(const workload::Workload& workload, const workload::Layer& layer, int streams,
+                            int shards) const;
   const double* find_shape(const std::string& kind, const std::string& key, int batch) const;
   double efficiency(const workload::Layer& layer, Pass pass, double flops_per_call) const;
   double pass_time_s(double compute_s, double bytes) const;

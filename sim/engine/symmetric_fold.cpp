@@ -47,8 +47,9 @@ workers::StepPlan plan_training_step(const TrainingConfig& config, int ranks) {
   const int shards = !schedules::has_sharded_steps(config.schedule)         ? 1
                      : config.schedule.kind == schedules::ScheduleKind::sgd ? ranks
                                                                             : island_gpus;
-  auto plan = workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
-                                 config.schedule.bucket_cap_bytes, shards);
+  auto plan =
+      workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
+                         config.schedule.bucket_cap_bytes, shards, config.schedule.accumulation_steps);
   workers::plan_averaging(plan, config.workload, config.schedule, memory_Bps, ranks, island_gpus);
   return plan;
 }

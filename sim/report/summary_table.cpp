@@ -34,12 +34,20 @@ std::string sweep_phrase(const std::string& key, const std::string& value) {
   return fmt::format("{}={}", key, value);
 }
 
-// sgd, local SGD and DaSGD in the table's short forms; the DiLoCo family with every parameter
-// (fragments, overlap, outer optimizer, compression all change the numbers).
+// sgd with its options (no overlap, bucket_view, fsdp, accumulate=A), local SGD and DaSGD in the
+// table's short forms; the DiLoCo family with every parameter (fragments, overlap, outer
+// optimizer, compression all change the numbers).
 std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bool batches_vary) {
-  std::string label = r.schedule;
-  if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={})", r.tau);
-  if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={})", r.tau, r.delay);
+  std::string label = r.schedule == "sgd" && !r.schedule_detail.empty() ? r.schedule_detail : r.schedule;
+  // Gradient accumulation changes every number: kept in the short forms too.
+  const auto accumulate = r.schedule_detail.find(",accumulate=");
+  const std::string accumulation =
+      accumulate == std::string::npos
+          ? ""
+          : r.schedule_detail.substr(accumulate,
+                                     r.schedule_detail.find_first_of(",)", accumulate + 1) - accumulate);
+  if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={}{})", r.tau, accumulation);
+  if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={}{})", r.tau, r.delay, accumulation);
   if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = r.schedule_detail;
   for (const auto& [key, value] : r.extra) label += " " + sweep_phrase(key, value);
   if (precisions_vary) label += " " + r.precision;

@@ -19,6 +19,9 @@ struct Limits {
   double min_bucket_cap_bytes = 1024;  // sgd bucket cap, checked only on more GPUs than:
   int64_t bucket_cap_min_gpus = 1024;
   size_t max_configurations = 10000;
+  // Gradient accumulation: micro-batches simulated per configuration (its simulated GPUs x
+  // micro-batches per step x iterations), each a forward and a backward of every GPU's.
+  int64_t max_micro_batches = 20'000'000;
   double memory_bytes = 0;  // the machine's memory to compare estimates with (0: what it has available now)
 };
 

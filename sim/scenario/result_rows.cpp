@@ -1,5 +1,7 @@
 #include "scenario/result_rows.hpp"
 
+#include "scenario/global_batch.hpp"
+
 #include "collectives/symmetry.hpp"
 #include "compute/compute_model.hpp"
 #include "convergence/convergence_model.hpp"
@@ -40,7 +42,9 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
                                    const engine::TrainingResult& result,
                                    const engine::TrainingResult& baseline) {
   const auto& entry = sc.platforms[c.platform];
-  const auto& schedule = sc.schedules[c.schedule];
+  const int64_t gpus = int64_t{c.nodes} * entry.spec.gpus_per_node;
+  const auto schedule = schedule_at(sc, c.schedule, gpus, c.batch_per_gpu);
+  const auto baseline_schedule = schedule_at(sc, c.schedule, baseline_gpus(sc, c.platform), c.batch_per_gpu);
   const compute::ComputeModel model(entry.calibration, sc.precisions[c.precision]);
   results::ResultRow row;
   row.scenario = sc.name;
@@ -69,10 +73,15 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.iterations = result.measured_iterations;
   row.warmup = static_cast<int>(schedules::whole_periods(sc.warmup, schedule));
   row.iter_time_s = result.iter_time_s;
-  row.samples_per_s = row.gpus * double(c.batch_per_gpu) / result.iter_time_s;
-  // Weak scaling: speedup = throughput(n) / throughput(baseline) x baseline GPUs, the same schedule.
+  // A step trains on every micro-batch of the step (gradient accumulation).
+  const double samples_per_gpu_step = double(schedules::samples_per_gpu_step(schedule, c.batch_per_gpu));
+  row.samples_per_s = row.gpus * samples_per_gpu_step / result.iter_time_s;
+  // speedup = throughput(n) / throughput(baseline) x baseline GPUs, the same schedule: weak
+  // scaling, or with a global batch strong scaling (the baseline accumulates more micro-batches).
   row.baseline_gpus = baseline_gpus(sc, c.platform);
-  row.baseline_samples_per_s = row.baseline_gpus * double(c.batch_per_gpu) / baseline.iter_time_s;
+  row.baseline_samples_per_s = row.baseline_gpus *
+                               double(schedules::samples_per_gpu_step(baseline_schedule, c.batch_per_gpu)) /
+                               baseline.iter_time_s;
   row.speedup = row.samples_per_s / row.baseline_samples_per_s * row.baseline_gpus;
   row.efficiency = row.speedup / row.gpus;
   row.compute_s = result.compute_s;
@@ -85,7 +94,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.calibration = calibration_label(entry);
   row.calibration_sha256 = entry.calibration_sha256;
   if (sc.convergence) {  // time to accuracy: the model's steps at this global batch, at this step time
-    const auto steps = convergence::predict_steps(*sc.convergence, schedule, row.gpus, c.batch_per_gpu);
+    const auto steps = convergence::predict_steps(*sc.convergence, schedule, row.gpus, samples_per_gpu_step);
     if (steps.steps) {
       row.steps_to_target = *steps.steps;
       row.time_to_target_s = *steps.steps * row.iter_time_s;

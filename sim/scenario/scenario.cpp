@@ -8,6 +8,7 @@
 #include "convergence/convergence_file.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
+#include "scenario/global_batch.hpp"
 #include "scenario/schedule_reader.hpp"
 #include "workload/precision.hpp"
 #include "workload/workload_file.hpp"
@@ -391,6 +392,7 @@ Scenario load_scenario(const std::string& file) {
                         fmt::format("schedules[{}]", s));
     }
   }
+  read_global_batch(top, sc);
   static const nlohmann::json kNoKeys = nlohmann::json::object();  // no section: its defaults
   sc.collective = top.has("collective") ? read_collective(top.object("collective"))
                                         : read_collective(ObjectReader(kNoKeys, file, "collective"));

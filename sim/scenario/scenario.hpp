@@ -53,6 +53,9 @@ struct Scenario {
   int baseline_gpus = 1;
   bool baseline_one_node = false;
   std::vector<schedules::ScheduleSpec> schedules;
+  // Strong scaling (global_batch.hpp): samples per optimizer step at every GPU count, made up by
+  // gradient accumulation; without it each schedule's own accumulation steps (weak scaling).
+  std::optional<int64_t> global_batch;
   collectives::CollectiveOptions collective;
   int iterations = 8;
   int warmup = 4;

@@ -14,6 +14,10 @@ namespace {
 
 using schedules::ScheduleKind;
 
+// Micro-batches per step: DeepSpeed's BERT runs used hundreds; a step of more than 2^16 would take
+// longer to simulate than any run it describes.
+constexpr int64_t kMostAccumulationSteps = 1 << 16;
+
 int read_period(ObjectReader& s, const std::string& key) {
   const int64_t period = s.positive_integer(key);
   if (period > std::numeric_limits<int>::max())
@@ -96,6 +100,18 @@ void read_data_parallel(ObjectReader& s, schedules::ScheduleSpec& spec) {
     s.fail("bucket_view", "bucket_view is a ddp option: fsdp units are flat buffers already (leave it out)");
 }
 
+// "gradient_accumulation_steps": micro-batches per optimizer step (DeepSpeed's and Hugging Face's
+// name). FSDP would reduce-scatter every micro-batch or keep whole gradients (no_sync); neither is
+// modelled, so the two are refused together.
+void read_accumulation(ObjectReader& s, schedules::ScheduleSpec& spec) {
+  auto steps = s.optional_integer_in("gradient_accumulation_steps", 1, kMostAccumulationSteps);
+  if (!steps) return;
+  if (*steps > 1 && schedules::has_sharded_steps(spec))
+    s.fail("gradient_accumulation_steps",
+           "gradient accumulation is modelled for ddp only (fsdp's micro-batches are not), expected 1");
+  spec.accumulation_steps = static_cast<int>(*steps);
+}
+
 }  // namespace
 
 schedules::ScheduleSpec read_schedule(ObjectReader s) {
@@ -146,6 +162,7 @@ schedules::ScheduleSpec read_schedule(ObjectReader s) {
     }
   }
   read_data_parallel(s, spec);
+  read_accumulation(s, spec);
   s.finish();
   return spec;
 }

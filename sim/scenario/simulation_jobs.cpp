@@ -4,6 +4,7 @@
 #include "engine/training_result_wire.hpp"
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
+#include "scenario/global_batch.hpp"
 
 #include <fmt/format.h>
 
@@ -51,7 +52,7 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   if (!baseline) t.site_calibrations = entry.site_calibrations;  // the baseline: one GPU of the first site
   t.precision = sc.precisions[c.precision];
   t.batch_per_gpu = c.batch_per_gpu;
-  t.schedule = sc.schedules[c.schedule];
+  t.schedule = schedule_at(sc, c.schedule, t.platform.total_gpus(), c.batch_per_gpu);
   t.collective = sc.collective;
   t.collective.memory_bandwidth_Bps = entry.calibration.fitted.memory_bandwidth_Bps;
   t.warmup_iterations = sc.warmup;

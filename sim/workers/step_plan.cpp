@@ -13,6 +13,12 @@ double StepPlan::backward_s() const {
   return total;
 }
 
+double StepPlan::backward_adds_s() const {
+  double total = 0;
+  for (const auto& s : backward) total += s.adds_s;
+  return total;
+}
+
 namespace {
 
 // Forward in stretches of one unit: a layer with parameters of another unit than the open
@@ -37,8 +43,10 @@ std::vector<ForwardSegment> forward_segments(const workload::Workload& workload,
 }  // namespace
 
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
-                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards) {
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards,
+                   int micro_batches) {
   StepPlan plan;
+  plan.micro_batches = micro_batches;
   for (const auto& layer : workload.layers) {
     plan.forward_layers_s.push_back(model.forward_time_s(layer, batch));
     plan.forward_s += plan.forward_layers_s.back();
@@ -54,17 +62,21 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   for (size_t i = workload.layers.size(); i-- > 0;) {
     plan.backward_layers_s.push_back(model.layer_backward_s(workload, workload.layers[i], batch, shards));
     plan.bucket_after_backward_layer.push_back(bucket_ready_at[i]);
+    plan.backward_layers_adds_s.push_back(
+        micro_batches > 1 ? model.micro_batch_add_s(workload, workload.layers[i]) : 0.0);
     open.time_s += plan.backward_layers_s.back();
+    open.adds_s += plan.backward_layers_adds_s.back();
     if (bucket_ready_at[i] >= 0) {
       open.bucket = bucket_ready_at[i];
       plan.backward.push_back(open);
       open = BackwardSegment{};
     }
   }
-  if (open.time_s > 0 || plan.backward.empty()) plan.backward.push_back(open);
+  if (open.time_s > 0 || open.adds_s > 0 || plan.backward.empty()) plan.backward.push_back(open);
   plan.update_s = model.update_time_s(workload, shards);
-  // A loader slower than the GPU makes the step wait at its end for the next batch.
-  plan.update_s += model.input_wait_s(batch, plan.step_compute_s());
+  // A loader slower than the GPU makes the step wait at its end for the next step's batches.
+  plan.input_wait_s = model.input_wait_s(micro_batches * batch, plan.step_compute_s());
+  plan.update_s += plan.input_wait_s;
   plan.weight_bytes = workload.gradient_bytes();
   for (double bytes : plan.bucket_bytes)
     plan.bucket_copy_s.push_back(memory_bandwidth_Bps > 0 ? 2 * bytes / memory_bandwidth_Bps : 0.0);

@@ -16,7 +16,8 @@ namespace dasim::workers {
 
 struct BackwardSegment {
   double time_s = 0;
-  int bucket = -1;  // bucket whose gradient is complete at the end of this segment, or -1
+  int bucket = -1;    // bucket whose gradient is complete at the end of this segment, or -1
+  double adds_s = 0;  // gradient accumulation: what a micro-batch after the first adds (micro_batch_add_s)
 };
 
 // fsdp: a stretch of forward whose layers need unit `unit`'s weights gathered first (a unit is a
@@ -35,7 +36,12 @@ struct StepPlan {
   // rank that polls its collectives between layers (progress polled_rounds) makes its calls.
   std::vector<double> forward_layers_s, backward_layers_s;
   std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
-  double update_s = 0;
+  double update_s = 0;                           // the input wait included
+  double input_wait_s = 0;
+  // Gradient accumulation: the micro-batches of a step (forward and backward above are one
+  // micro-batch's), and per backward layer what each micro-batch after the first adds to it.
+  int micro_batches = 1;
+  std::vector<double> backward_layers_adds_s;
   std::vector<double> bucket_bytes;  // in ready order
   // Per bucket: DDP's copy of the gradients into the bucket (and of the average back), a read and
   // a write of its bytes at the memory bandwidth; charged unless the schedule has bucket_view.
@@ -55,14 +61,20 @@ struct StepPlan {
   // outer gradient pass (compression included) and the outer step (decompression, optimizer, merge).
   std::vector<double> fragment_payload_bytes, outer_gradient_s, outer_step_s;
 
-  double backward_s() const;
-  double step_compute_s() const { return forward_s + backward_s() + update_s; }
+  double backward_s() const;  // one micro-batch's, the first
+  double backward_adds_s() const;
+  // All micro-batches' forward and backward, and the update.
+  double step_compute_s() const {
+    return micro_batches * (forward_s + backward_s()) + (micro_batches - 1) * backward_adds_s() + update_s;
+  }
 };
 
 // `shards` > 1: the model sharded over that many GPUs (fsdp), each updating, snapshotting and
-// merging its 1/shards of the weights.
+// merging its 1/shards of the weights. `micro_batches` of `batch` samples per step (gradient
+// accumulation): the loader has the whole step to deliver them.
 StepPlan plan_step(const workload::Workload& workload, const compute::ComputeModel& model,
-                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards = 1);
+                   double memory_bandwidth_Bps, int batch, double bucket_cap_bytes, int shards = 1,
+                   int micro_batches = 1);
 
 // The averaging part of `plan` for a periodic schedule averaged over `ranks` GPUs in islands of
 // `island_gpus` (1: none; top-k selects on each GPU's 1/island_gpus shard; with the islands

@@ -157,27 +157,28 @@ void Worker::begin_step(long) {
   step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter_(rng_)) : 1.0;
 }
 
-void Worker::forward_backward(const schedules::BucketReady& bucket_ready) {
+void Worker::forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready) {
+  // The scenario reader refuses accumulation with fsdp.
   if (schedules::has_sharded_steps(schedule_)) return sharded_forward_backward(bucket_ready);
   compute_layers(plan_.forward_layers_s, plan_.forward_s, "forward");
-  if (bucket_ready)
-    backward_with_buckets(bucket_ready);
-  else
-    compute_layers(plan_.backward_layers_s, plan_.backward_s(), "backward");
+  backward(micro_batch.adds_to_gradients(), bucket_ready);
 }
 
-void Worker::backward_with_buckets(const schedules::BucketReady& bucket_ready) {
+void Worker::backward(bool adds, const schedules::BucketReady& bucket_ready) {
+  const double share = adds ? 1.0 : 0.0;
   if (comm_.options().progress == collectives::Progress::polled_rounds) {
     // Layer by layer as dasim-train: a bucket starts where its last gradient is ready, then a poll.
     for (size_t l = 0; l < plan_.backward_layers_s.size(); ++l) {
-      compute(plan_.backward_layers_s[l], "backward");
-      if (plan_.bucket_after_backward_layer[l] >= 0) bucket_ready(plan_.bucket_after_backward_layer[l]);
+      compute(plan_.backward_layers_s[l] + share * plan_.backward_layers_adds_s[l], "backward");
+      if (bucket_ready && plan_.bucket_after_backward_layer[l] >= 0)
+        bucket_ready(plan_.bucket_after_backward_layer[l]);
       poll();
     }
     return;
   }
+  if (!bucket_ready) return compute(plan_.backward_s() + share * plan_.backward_adds_s(), "backward");
   for (const auto& segment : plan_.backward) {
-    compute(segment.time_s, "backward");
+    compute(segment.time_s + share * segment.adds_s, "backward");
     if (segment.bucket >= 0) bucket_ready(segment.bucket);
   }
 }

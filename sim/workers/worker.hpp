@@ -63,7 +63,7 @@ class Worker {
   using Collective = std::shared_ptr<Allreduce>;
   int bucket_count() const { return static_cast<int>(plan_.bucket_bytes.size()); }
   void begin_step(long step);
-  void forward_backward(const schedules::BucketReady& bucket_ready);
+  void forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready);
   Collective start(schedules::Payload payload);
   void wait(const Collective& allreduce);  // then the bucket's copy out, if any
   void allreduce_blocking(schedules::Payload payload) { wait(start(payload)); }
@@ -85,7 +85,8 @@ class Worker {
   // Layer by layer, polling the collectives in flight after each one (progress polled_rounds,
   // as dasim-train calls MPI_Test between layers); one block of compute otherwise.
   void compute_layers(const std::vector<double>& layers_s, double total_s, const char* name);
-  void backward_with_buckets(const schedules::BucketReady& bucket_ready);
+  // `adds`: a micro-batch after the step's first, whose backward adds into the step's gradients.
+  void backward(bool adds, const schedules::BucketReady& bucket_ready);
   // fsdp: forward and backward unit by unit, each unit's weights all-gathered before it.
   void sharded_forward_backward(const schedules::BucketReady& bucket_ready);
   // The group the synchronous step runs over (the island's, or all ranks) and this rank there.

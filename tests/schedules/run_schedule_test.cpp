@@ -21,8 +21,10 @@ struct RecordingBackend {
 
   int bucket_count() const { return buckets; }
   void begin_step(long k) { log.push_back("step " + std::to_string(k)); }
-  void forward_backward(const BucketReady& ready) {
-    log.push_back("fwd+bwd");
+  void forward_backward(MicroBatch m, const BucketReady& ready) {
+    log.push_back(m.count == 1 ? std::string("fwd+bwd")
+                               : "fwd+bwd " + std::to_string(m.index + 1) + "/" + std::to_string(m.count) +
+                                     (m.adds_to_gradients() ? " adds" : ""));
     if (ready)
       for (int b = 0; b < buckets; ++b) ready(b);
   }
@@ -71,6 +73,32 @@ TEST(RunSchedule, SgdWithoutOverlapStartsTheBucketsAfterBackward) {
   s.overlap = false;
   EXPECT_EQ(run(s, 1), (Log{"step 1", "fwd+bwd", "start bucket 0", "start bucket 1", "wait bucket 0",
                             "wait bucket 1", "update averaged", "end"}));
+}
+
+TEST(RunSchedule, SgdWithAccumulationStartsTheBucketsOnlyAfterTheLastMicroBatch) {
+  // DDP under no_sync(): the first A - 1 micro-batches add their gradients locally; the last one's
+  // backward starts the buckets, and one update follows the step's A micro-batches.
+  ScheduleSpec s{ScheduleKind::sgd, 1, 0};
+  s.accumulation_steps = 3;
+  EXPECT_EQ(run(s, 2),
+            (Log{"step 1",         "fwd+bwd 1/3",   "fwd+bwd 2/3 adds", "fwd+bwd 3/3 adds", "start bucket 0",
+                 "start bucket 1", "wait bucket 0", "wait bucket 1",    "update averaged",  "end",
+                 "step 2",         "fwd+bwd 1/3",   "fwd+bwd 2/3 adds", "fwd+bwd 3/3 adds", "start bucket 0",
+                 "start bucket 1", "wait bucket 0", "wait bucket 1",    "update averaged",  "end"}));
+  s.overlap = false;  // the same order: the buckets start after the last backward either way
+  EXPECT_EQ(run(s, 1), (Log{"step 1", "fwd+bwd 1/3", "fwd+bwd 2/3 adds", "fwd+bwd 3/3 adds", "start bucket 0",
+                            "start bucket 1", "wait bucket 0", "wait bucket 1", "update averaged", "end"}));
+}
+
+TEST(RunSchedule, PeriodicSchedulesAccumulateEveryLocalStep) {
+  ScheduleSpec s{ScheduleKind::local_sgd, 2, 0};
+  s.accumulation_steps = 2;
+  EXPECT_EQ(run(s, 2), (Log{"step 1", "fwd+bwd 1/2", "fwd+bwd 2/2 adds", "update local", "end",  //
+                            "step 2", "fwd+bwd 1/2", "fwd+bwd 2/2 adds", "update local", "allreduce weights",
+                            "average weights", "end"}));
+  s.island_gpus = 8;  // inside an island the local step is sgd's: buckets after the last micro-batch
+  EXPECT_EQ(run(s, 1), (Log{"step 1", "fwd+bwd 1/2", "fwd+bwd 2/2 adds", "start bucket 0", "start bucket 1",
+                            "wait bucket 0", "wait bucket 1", "update averaged", "end"}));
 }
 
 TEST(RunSchedule, LocalSgdAveragesTheWeightsEveryTauSteps) {

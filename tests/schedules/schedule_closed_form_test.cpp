@@ -215,3 +215,33 @@ TEST(Schedules, PolledDasgdAbsorbsSmallLagHostProgressDoesNot) {
 }
 
 }  // namespace
+
+// Gradient accumulation over A micro-batches: A x (forward + backward) = A x 24 ms; each
+// micro-batch after the first adds its gradients into the step's, 3 gradient-sized streams
+// (3 x 40e6 B / 1e12 B/s = 0.12 ms; the first stores them, zero_grad set_to_none); one update
+// (0.2 ms); the gradients allreduced once, after the last micro-batch's backward.
+TEST(Schedules, AccumulationComputesEveryMicroBatchAndAllreducesOnce) {
+  for (int a : {1, 4}) {
+    auto s = sgd(false, 1e12);  // one bucket of all 40e6 B
+    s.accumulation_steps = a;
+    const auto r = simulate(config(8, s));
+    const double expected = a * 24e-3 + (a - 1) * 0.12e-3 + 0.2e-3 + ring(8, kWeights);
+    EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected) << "A=" << a;
+    EXPECT_NEAR(r.exposed_comm_s, ring(8, kWeights), 1e-3 * ring(8, kWeights)) << "A=" << a;
+    EXPECT_NEAR(r.step_compute_s, a * 24e-3 + (a - 1) * 0.12e-3 + 0.2e-3, 1e-9) << "A=" << a;
+  }
+  // With overlap only the last micro-batch's backward hides a bucket: bucket 0 (layer b, 20e6 B)
+  // behind layer a's backward, bucket 1 after it, as without accumulation.
+  auto overlapped = sgd(true, 10e6);
+  overlapped.accumulation_steps = 4;
+  const double expected = 4 * 24e-3 + 3 * 0.12e-3 + 0.2e-3 + ring(8, 20e6);
+  EXPECT_NEAR(simulate(config(8, overlapped)).iter_time_s, expected, 2e-3 * expected);
+}
+
+TEST(Schedules, AccumulationInLocalSgdMultipliesTheLocalStepNotTheAveraging) {
+  auto s = periodic(schedules::ScheduleKind::local_sgd, 4, 0);
+  s.accumulation_steps = 3;
+  const auto r = simulate(config(8, s));
+  const double expected = 3 * 24e-3 + 2 * 0.12e-3 + 0.2e-3 + ring(8, kWeights) / 4;
+  EXPECT_NEAR(r.iter_time_s, expected, 1e-3 * expected);
+}
