@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Writes the BERT workload files of validation/scaling/ (BERT-base pre-training, which dasim has not
-built in), following the counting conventions of dasim's own BERT-large builder
+"""Writes the BERT workload files of validation/scaling/ (BERT-base and BERT-large pre-training with
+their heads, which dasim has not built in), following the counting conventions of dasim's own BERT-large builder
 (base/workload/transformers.cpp, layer_builder.cpp: SequenceBuilder) line for line.
 
-    make_bert.py --out DIR                write bert-base-pretrain-s128-{fp32,amp}.json
+    make_bert.py --out DIR                write bert-base-pretrain-s128-{fp32,amp}.json and the
+                                          BERT-large files bert-large-pretrain-s{128,512}-*.json
     make_bert.py --check DASIM            the same code with BERT-large's sizes and no heads must give
                                           `DASIM workload show bert-large --format json`'s layers
 
@@ -69,8 +70,8 @@ class Builder:
         self.layers.append({"name": name, "kind": "elementwise", "params": 0, "forward_flops": 0.0,
                             "backward_flops": 0.0, "activation_bytes": moved, "backward_activation_bytes": moved})
 
-    def layer_norm(self, name, with_add):
-        e = self.seq * self.hidden
+    def layer_norm(self, name, with_add, rows=None):
+        e = (self.seq if rows is None else rows) * self.hidden
         per = NORM + (ADD if with_add else 0)
         self.add(name, "norm", per * e, 2 * per * e, (3 if with_add else 2) * e, 2 * self.hidden)
 
@@ -79,7 +80,8 @@ class Builder:
         self.add(name, "elementwise", ACTIVATION * e, ACTIVATION * e, 2 * e)
 
 
-def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
+def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on, masked_rows=None):
+    """masked_rows: the MLM head's rows per sequence, every position (None) or only the masked ones."""
     b = Builder(precision, seq, hidden)
     b.embedding("embeddings", [vocab, 512, 2])
     b.layer_norm("embeddings.LayerNorm", False)
@@ -100,11 +102,12 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
     b.linear("pooler.dense", hidden, hidden, True, rows=1)
     b.activation("pooler.tanh", hidden, rows=1)
     if heads_on:
-        b.linear("cls.predictions.transform.dense", hidden, hidden, True)
-        b.activation("cls.predictions.transform.gelu", hidden)
-        b.layer_norm("cls.predictions.transform.LayerNorm", False)
+        rows = seq if masked_rows is None else masked_rows
+        b.linear("cls.predictions.transform.dense", hidden, hidden, True, rows=rows)
+        b.activation("cls.predictions.transform.gelu", hidden, rows=rows)
+        b.layer_norm("cls.predictions.transform.LayerNorm", False, rows=rows)
         # Decoder weight tied to the word embedding (counted there); its own bias is counted here.
-        b.linear("cls.predictions.decoder", hidden, vocab, False, params=vocab)
+        b.linear("cls.predictions.decoder", hidden, vocab, False, rows=rows, params=vocab)
         b.linear("cls.seq_relationship", hidden, 2, True, rows=1)
         # The criterion (run_pretraining.py @ 26c26761, BertPretrainingCriterion):
         # CrossEntropyLoss(ignore_index=-1) over prediction_scores.view(-1, vocab) takes the
@@ -112,7 +115,7 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on):
         # the log-probabilities; backward writes nll_loss's zero-filled gradient, then log-softmax's
         # reads it and the log-probabilities and writes the logits' gradient: 4 passes. The NSP
         # loss over 2 logits per sequence is left out (under 0.01% of these bytes).
-        logits = seq * vocab
+        logits = rows * vocab
         b.add("cls.criterion.log_softmax", "elementwise", SOFTMAX * logits, SOFTMAX * logits, 2 * logits,
               backward_activation_bytes=float(4 * logits * b.bytes))
     return b.layers
@@ -135,16 +138,30 @@ def check(dasim):
     print("make_bert.py: BERT-large built here equals dasim's built-in (fp32 and amp)")
 
 
+def write_workload(directory, name, precision, seq, source, layers):
+    workload = {"name": name, "precision": precision, "sample_name": "sequence", "sequence_length": seq,
+                "source": source, "layers": layers}
+    with open(os.path.join(directory, name + ".json"), "w") as f:
+        json.dump(workload, f, indent=1)
+        f.write("\n")
+
+
 def write(directory):
     for precision in ("fp32", "amp"):
-        name = f"bert-base-pretrain-s128-{precision}"
-        workload = {"name": name, "precision": precision, "sample_name": "sequence", "sequence_length": 128,
-                    "source": "validation/scaling/workloads/make_bert.py (BERT-base with the pre-training heads, "
-                              "dasim's layer conventions)",
-                    "layers": bert(precision, 128, 12, 768, 12, 3072, 30522, heads_on=True)}
-        with open(os.path.join(directory, name + ".json"), "w") as f:
-            json.dump(workload, f, indent=1)
-            f.write("\n")
+        write_workload(directory, f"bert-base-pretrain-s128-{precision}", precision, 128,
+                       "validation/scaling/workloads/make_bert.py (BERT-base with the pre-training heads, "
+                       "dasim's layer conventions)",
+                       bert(precision, 128, 12, 768, 12, 3072, 30522, heads_on=True))
+    # BERT-large as DeepLearningExamples' PyTorch BERT ran it in NGC 21.11 (README @ a07d20a1,
+    # bert_configs/large.json: vocab 30522): dense sequence output is the default
+    # (--no_dense_sequence_output not passed), so the MLM head and its criterion take only the masked
+    # positions, at most max_predictions_per_seq of them (scripts/run_pretraining.sh: 20 at 128, 80
+    # at 512), counted here as that many.
+    for precision, seq, masked in (("amp", 128, 20), ("tf32", 128, 20), ("amp", 512, 80), ("tf32", 512, 80)):
+        write_workload(directory, f"bert-large-pretrain-s{seq}-{precision}", precision, seq,
+                       "validation/scaling/workloads/make_bert.py (BERT-large with the pre-training heads over "
+                       f"{masked} masked positions per sequence, dasim's layer conventions)",
+                       bert(precision, seq, 24, 1024, 16, 4096, 30522, heads_on=True, masked_rows=masked))
 
 
 if __name__ == "__main__":
