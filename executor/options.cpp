@@ -50,9 +50,6 @@ struct RawOptions {
   std::vector<CLI::Option*> synthetic_flags;
 };
 
-// As the scenario's gradient_accumulation_steps.
-constexpr int kMostAccumulationSteps = 1 << 16;
-
 [[noreturn]] void bad(const std::string& what) {
   throw InputError("dasim-train: " + what);
 }
@@ -222,9 +219,9 @@ void finish_schedule(TrainOptions& o, const RawOptions& raw) {
           "above 1)");
   }
   if (raw.accumulation_steps) {
-    if (*raw.accumulation_steps < 1 || *raw.accumulation_steps > kMostAccumulationSteps)
+    if (*raw.accumulation_steps < 1 || *raw.accumulation_steps > schedules::kMostAccumulationSteps)
       bad(fmt::format("--gradient-accumulation-steps: expected an integer in 1..{}, got {}",
-                      kMostAccumulationSteps, *raw.accumulation_steps));
+                      schedules::kMostAccumulationSteps, *raw.accumulation_steps));
     if (*raw.accumulation_steps > 1 && o.schedule.data_parallel == schedules::DataParallel::fsdp)
       bad("--gradient-accumulation-steps: accumulation runs with ddp only (fsdp's micro-batches are not "
           "modelled)");

@@ -118,6 +118,10 @@ struct ScheduleSpec {
   int accumulation_steps = 1;
 };
 
+// The most micro-batches per step a scenario or dasim-train accepts: DeepSpeed's BERT runs used
+// hundreds; a step of more than 2^16 would take longer to simulate than any run it describes.
+inline constexpr int kMostAccumulationSteps = 1 << 16;
+
 // Samples one GPU trains on per optimizer step: its micro-batch times the accumulation steps.
 inline int64_t samples_per_gpu_step(const ScheduleSpec& s, int batch_per_gpu) {
   return int64_t{batch_per_gpu} * s.accumulation_steps;

@@ -7,13 +7,6 @@
 #include <algorithm>
 
 namespace dasim::scenario {
-namespace {
-
-// As the schedules' gradient_accumulation_steps (schedule_reader.cpp).
-constexpr int64_t kMostAccumulationSteps = 1 << 16;
-
-}  // namespace
-
 void read_global_batch(ObjectReader& top, Scenario& sc) {
   if (!top.has("global_batch")) return;
   const int64_t global = top.integer_in("global_batch", 1, int64_t{1} << 40);
@@ -35,14 +28,14 @@ void read_global_batch(ObjectReader& top, Scenario& sc) {
     for (int64_t gpus : gpu_counts)
       for (int batch : sc.batches) {
         const int64_t per_step = gpus * batch;
-        if (global % per_step != 0 || global / per_step > kMostAccumulationSteps)
+        if (global % per_step != 0 || global / per_step > schedules::kMostAccumulationSteps)
           top.fail(
               "global_batch",
               fmt::format("expected a multiple of GPUs x batch_per_gpu, at most {} micro-batches, for every "
                           "configuration and baseline: {} of platform {} at batch {} take {} samples per "
                           "micro-batch, got {}",
-                          kMostAccumulationSteps, units::format_count(gpus, "GPU"), entry.spec.name, batch,
-                          per_step, global));
+                          schedules::kMostAccumulationSteps, units::format_count(gpus, "GPU"),
+                          entry.spec.name, batch, per_step, global));
       }
   }
   sc.global_batch = global;

@@ -14,10 +14,6 @@ namespace {
 
 using schedules::ScheduleKind;
 
-// Micro-batches per step: DeepSpeed's BERT runs used hundreds; a step of more than 2^16 would take
-// longer to simulate than any run it describes.
-constexpr int64_t kMostAccumulationSteps = 1 << 16;
-
 int read_period(ObjectReader& s, const std::string& key) {
   const int64_t period = s.positive_integer(key);
   if (period > std::numeric_limits<int>::max())
@@ -104,7 +100,7 @@ void read_data_parallel(ObjectReader& s, schedules::ScheduleSpec& spec) {
 // name). FSDP would reduce-scatter every micro-batch or keep whole gradients (no_sync); neither is
 // modelled, so the two are refused together.
 void read_accumulation(ObjectReader& s, schedules::ScheduleSpec& spec) {
-  auto steps = s.optional_integer_in("gradient_accumulation_steps", 1, kMostAccumulationSteps);
+  auto steps = s.optional_integer_in("gradient_accumulation_steps", 1, schedules::kMostAccumulationSteps);
   if (!steps) return;
   if (*steps > 1 && schedules::has_sharded_steps(spec))
     s.fail("gradient_accumulation_steps",
