@@ -263,6 +263,9 @@ void finish_options(TrainOptions& o, const RawOptions& raw) {
     bad("--bits: the NCCL trainer all-reduces fp32 outer gradients; rounding runs on --device cpu");
   if (o.device == Device::cuda && schedules::has_top_k(o.schedule))
     bad("--top-k: the NCCL trainer all-reduces dense outer gradients; top-k runs on --device cpu");
+  if (o.schedule.accumulation_steps > 1 && !o.profile.empty())
+    bad("--profile: a profile holds one batch's layer times and update; with "
+        "--gradient-accumulation-steps the step has several batches (profile without it)");
   if (o.device == Device::cuda && !o.profile.empty())
     bad("--profile: per-layer times are measured on --device cpu only");
   if (o.device == Device::cuda && o.verify)

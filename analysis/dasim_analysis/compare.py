@@ -22,14 +22,17 @@ from .files import write_csv
 from .results_io import SCHEDULES, load_results
 
 KEY = ["workload", "schedule", "tau", "delay", "nodes", "gpus", "batch_per_gpu"]
+# Rows match on the micro-batches per step too (results_io: from schedule_detail), so a measured
+# run with gradient accumulation is never compared with a prediction without it.
+JOIN_KEY = KEY + ["accumulation_steps"]
 TABLE_COLUMNS = KEY + ["predicted_iter_s", "measured_iter_s", "error_pct",
                        "predicted_exposed_s", "measured_exposed_s"]
 
 
 def join(predicted, measured):
     """Matched configurations (one row each, sorted) and the counts of unmatched rows per side."""
-    keep = KEY + ["iter_time_s", "exposed_comm_s"]
-    merged = predicted[keep].merge(measured[keep], on=KEY, how="outer",
+    keep = JOIN_KEY + ["iter_time_s", "exposed_comm_s"]
+    merged = predicted[keep].merge(measured[keep], on=JOIN_KEY, how="outer",
                                    suffixes=("_predicted", "_measured"), indicator=True)
     only_predicted = int((merged["_merge"] == "left_only").sum())
     only_measured = int((merged["_merge"] == "right_only").sum())
@@ -122,11 +125,11 @@ def compare(predicted_path, measured_path, output=None, csv_path=None):
     configuration, TABLE_COLUMNS); also writes it to CSV_PATH and the scatter plot to OUTPUT."""
     predicted = load_results(predicted_path)
     measured = load_results(measured_path)
-    check_one_row_per_point(predicted_path, predicted, KEY)
-    check_one_row_per_point(measured_path, measured, KEY)
+    check_one_row_per_point(predicted_path, predicted, JOIN_KEY)
+    check_one_row_per_point(measured_path, measured, JOIN_KEY)
     table, only_predicted, only_measured = join(predicted, measured)
     if table.empty:
-        fail(f"{predicted_path}, {measured_path}: no rows match on configuration ({', '.join(KEY)})")
+        fail(f"{predicted_path}, {measured_path}: no rows match on configuration ({', '.join(JOIN_KEY)})")
     print_table(table, predicted_path, measured_path, only_predicted, only_measured)
     if csv_path:
         write_csv(csv_path, TABLE_COLUMNS, table[TABLE_COLUMNS].itertuples(index=False, name=None))

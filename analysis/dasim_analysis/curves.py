@@ -5,7 +5,7 @@ they all read the same way."""
 import re
 
 from .errors import fail
-from .results_io import METRIC_COLUMNS, SCHEDULES
+from .results_io import DERIVED_COLUMNS, METRIC_COLUMNS, SCHEDULES
 
 # One panel per (workload, platform): curves are only compared on the same model and fabric.
 PANEL_COLUMNS = ["workload", "platform"]
@@ -24,7 +24,7 @@ def curve_columns(frame, exclude):
     """
     columns = ["schedule", "tau", "delay", "schedule_detail"]
     for column in frame.columns:
-        if column in columns or column in exclude or column in METRIC_COLUMNS:
+        if column in columns or column in exclude or column in METRIC_COLUMNS or column in DERIVED_COLUMNS:
             continue
         if column == "nodes":
             # nodes usually follows gpus; it tells curves apart only where one GPU count comes
@@ -38,7 +38,41 @@ def curve_columns(frame, exclude):
             continue
         if frame[column].nunique() > 1:
             columns.append(column)
+    # Gradient accumulation: under strong scaling the global batch tells curves apart (the steps
+    # follow from it at each GPU count), otherwise the micro-batches per step do.
+    if is_strong_scaling(frame):
+        if frame["samples_per_step"].nunique() > 1:
+            columns.append("samples_per_step")
+    elif "accumulation_steps" in frame.columns and frame["accumulation_steps"].nunique() > 1:
+        columns.append("accumulation_steps")
     return columns
+
+
+def is_strong_scaling(frame):
+    """Whether frame's rows scale strongly: the micro-batches per step vary while every schedule
+    setting of every panel keeps its samples per step (a scenario's global_batch)."""
+    if "accumulation_steps" not in frame.columns or frame["accumulation_steps"].nunique() <= 1:
+        return False
+    keys = [c for c in PANEL_COLUMNS + SCHEDULE_COLUMNS + ["batch_per_gpu"] if c in frame.columns]
+    return bool(frame.groupby(keys)["samples_per_step"].nunique().max() == 1)
+
+
+def accumulation_note_columns(frame):
+    """What a title says of gradient accumulation when all curves share it: the global batch
+    under strong scaling, the micro-batches per step when there are several."""
+    if is_strong_scaling(frame):
+        return ["samples_per_step"]
+    if "accumulation_steps" in frame.columns and frame["accumulation_steps"].nunique() == 1 \
+            and int(frame["accumulation_steps"].iloc[0]) > 1:
+        return ["accumulation_steps"]
+    return []
+
+
+def scaling_kind(frame):
+    """The figures' subtitle: weak scaling (a fixed batch per GPU) or strong (a fixed global batch)."""
+    if is_strong_scaling(frame):
+        return "strong scaling, fixed global batch"
+    return "weak scaling, fixed batch per GPU"
 
 
 def schedule_label(schedule, tau, delay, detail=""):
@@ -67,12 +101,15 @@ def _phrase(column, value):
     swept = _swept_phrase(column, value)
     if swept:
         return swept
+    if column == "accumulation_steps" and int(value) == 1:
+        return "no accumulation"
     if column == "bucket_cap_bytes":  # text: empty where the schedule has no gradient buckets
         return f"{float(value) / 2**20:g} MiB buckets" if str(value).strip() else "no buckets"
     text = format_value(value)
     templates = {"gpus": "{} GPUs", "nodes": "{} nodes", "batch_per_gpu": "batch {}/GPU",
                  "collective": "collective {}", "source": "{}", "precision": "{}",
-                 "baseline_gpus": "vs {} GPUs"}
+                 "baseline_gpus": "vs {} GPUs", "accumulation_steps": "{} micro-batches/step",
+                 "samples_per_step": "global batch {}"}
     return templates.get(column, column + "={}").format(text)
 
 

@@ -17,7 +17,7 @@ per panel, too many to read.
 import argparse
 import sys
 
-from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label, panels,
+from .curves import (PANEL_COLUMNS, accumulation_note_columns, check_panels, constant_note, curve_columns, curve_label, panels,
                      sorted_curves)
 from .figures import legend_outside, pyplot, save_figure, subplot_grid
 from .errors import fail
@@ -70,7 +70,7 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     longest_label = max(len(curve_label(columns, key)) for key, _ in curves)
     axis.set_ylim(0, top * (1.2 + 0.015 * longest_label))
     axis.grid(axis="x", visible=False)
-    note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
+    note = constant_note(rows, ["collective", "batch_per_gpu", "source"] + accumulation_note_columns(rows))
     axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
     handles, labels = axis.get_legend_handles_labels()
     order = [labels.index(name) for name, _, _ in reversed(COMPONENTS)] + [

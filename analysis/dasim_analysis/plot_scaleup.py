@@ -20,8 +20,8 @@ import math
 import os
 import sys
 
-from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label,
-                     curve_styles, factored_legend, panels, sorted_curves)
+from .curves import (PANEL_COLUMNS, accumulation_note_columns, check_panels, constant_note, curve_columns,
+                     curve_label, curve_styles, factored_legend, panels, scaling_kind, sorted_curves)
 from .figures import log2_gpu_axis, place_legend, pyplot, save_figure, subplot_grid
 from .results_io import load_results
 from . import plot_time_to_target
@@ -82,11 +82,11 @@ def draw(plt, frame, metric):
             top = max(1.05, float(rows["efficiency"].max()) * 1.05)
             axis.set_ylim(0, top)
             axis.set_ylabel("efficiency = speedup / GPUs")
-        note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
+        note = constant_note(rows, ["collective", "batch_per_gpu", "source"] + accumulation_note_columns(rows))
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
         place_legend(axis, factored, outside, "upper left" if metric == "speedup" else "lower left")
     title = "Scale-up: speedup vs GPUs" if metric == "speedup" else "Scale-up: efficiency vs GPUs"
-    figure.suptitle(f"{title} (weak scaling, fixed batch per GPU)", fontsize=13)
+    figure.suptitle(f"{title} ({scaling_kind(frame)})", fontsize=13)
     return figure
 
 

@@ -10,8 +10,8 @@ are left out of it. This module plots, it does not recompute.
 
 import math
 
-from .curves import (PANEL_COLUMNS, constant_note, curve_columns, curve_label, curve_styles,
-                     factored_legend, panels, sorted_curves)
+from .curves import (PANEL_COLUMNS, accumulation_note_columns, constant_note, curve_columns, curve_label,
+                     curve_styles, factored_legend, panels, scaling_kind, sorted_curves)
 from .figures import log2_gpu_axis, place_legend, subplot_grid
 
 COLUMN = "time_to_target_s"
@@ -74,12 +74,12 @@ def draw(plt, frame):
         axis.set_ylim(min(low / 1.3, middle / math.sqrt(10)), max(high * 1.3, middle * math.sqrt(10)))
         axis.set_ylabel("time to target loss (s, log scale)")
         title = f"{workload} on {platform}"
-        note = constant_note(rows, ["collective", "batch_per_gpu", "source"])
+        note = constant_note(rows, ["collective", "batch_per_gpu", "source"] + accumulation_note_columns(rows))
         if note:
             title += f"\n({note})"
         if missing:
             title += "\nno time to target for " + ", ".join(curve_label(columns, key) for key, _ in missing)
         axis.set_title(title)
         place_legend(axis, factored, outside, "best")
-    figure.suptitle("Time to target loss vs GPUs (weak scaling, fixed batch per GPU)", fontsize=13)
+    figure.suptitle(f"Time to target loss vs GPUs ({scaling_kind(frame)})", fontsize=13)
     return figure

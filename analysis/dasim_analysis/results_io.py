@@ -68,6 +68,22 @@ def _missing_columns_message(path, missing):
     return f"{path}: missing column(s) {', '.join(missing)} (is this a dasim results.csv?)"
 
 
+# Gradient accumulation: schedule_detail names a step's micro-batches (`sgd(accumulate=4)`,
+# `local_sgd(tau=4,accumulate=2)`). load_results splits them out as accumulation_steps (1 without)
+# and samples_per_step (GPUs x batch x steps) and leaves schedule_detail naming the schedule alone:
+# under a scenario's global_batch (strong scaling) one schedule accumulates differently at every
+# GPU count and is still one curve (curves.py).
+DERIVED_COLUMNS = ["accumulation_steps", "samples_per_step"]
+_ACCUMULATE = re.compile(r",?accumulate=(\d+)")
+
+
+def _split_accumulation(frame):
+    details = [str(d) for d in frame["schedule_detail"]]
+    frame["accumulation_steps"] = [int(m.group(1)) if (m := _ACCUMULATE.search(d)) else 1 for d in details]
+    frame["schedule_detail"] = [_ACCUMULATE.sub("", d).replace("()", "") for d in details]
+    frame["samples_per_step"] = frame["gpus"] * frame["batch_per_gpu"] * frame["accumulation_steps"]
+
+
 def load_results(path, extra_numeric=()):
     """Loads and validates a results CSV; returns a DataFrame with numeric columns converted.
 
@@ -130,6 +146,7 @@ def load_results(path, extra_numeric=()):
         if value not in SCHEDULES:
             fail(f"{path}: line {line}: column schedule: expected one of {', '.join(SCHEDULES)}, "
                  f"got '{value}'")
+    _split_accumulation(frame)
     return frame
 
 

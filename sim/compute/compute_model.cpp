@@ -244,8 +244,8 @@ double ComputeModel::layer_backward_s(const workload::Workload& workload, const 
   return backward_time_s(layer, batch) + gradient_accumulation_s(workload, layer, shards);
 }
 
-double ComputeModel::input_wait_s(int batch, double step_compute_s) const {
-  return std::max(0.0, batch * fitted_.input_per_sample_s - step_compute_s);
+double ComputeModel::input_wait_s(double samples, double step_compute_s) const {
+  return std::max(0.0, samples * fitted_.input_per_sample_s - step_compute_s);
 }
 
 double ComputeModel::step_compute_time_s(const workload::Workload& workload, int batch) const {

@@ -91,9 +91,10 @@ class ComputeModel {
   // kernel per parameter tensor) are charged here too.
   double update_time_s(const workload::Workload& workload, int shards = 1) const;
   UpdateParts update_parts(const workload::Workload& workload, int shards = 1) const;
-  // What the GPU waits for its input: batch x input_per_sample_s beyond the step's own compute
-  // (the loader works while the GPU computes).
-  double input_wait_s(int batch, double step_compute_s) const;
+  // What the GPU waits for its input: samples x input_per_sample_s beyond the step's own compute
+  // (the loader works while the GPU computes). A double: a step's samples (micro-batches x batch,
+  // up to 2^16 x 2^20) exceed int.
+  double input_wait_s(double samples, double step_compute_s) const;
   // Forward + backward of every layer + the update + the input wait, for `batch` samples.
   double step_compute_time_s(const workload::Workload& workload, int batch) const;
 

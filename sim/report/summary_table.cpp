@@ -55,6 +55,17 @@ std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bo
   return label;
 }
 
+// A label without its "accumulate=A" (and the parentheses or comma it leaves).
+std::string without_accumulation(std::string label) {
+  const auto at = label.find("accumulate=");
+  if (at == std::string::npos) return label;
+  const auto end = label.find_first_of(",)", at);
+  const bool comma_before = at > 0 && label[at - 1] == ',';
+  label.erase(comma_before ? at - 1 : at, end - at + (comma_before ? 1 : 0));
+  if (const auto empty = label.find("()"); empty != std::string::npos) label.erase(empty, 2);
+  return label;
+}
+
 template <typename Field>
 bool varies(const std::vector<results::ResultRow>& rows, Field field) {
   return std::any_of(rows.begin(), rows.end(),
@@ -90,7 +101,8 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
   std::string previous;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    std::string group = r.workload + r.platform + labels[i];
+    // One schedule under a global batch accumulates differently at every GPU count: one group.
+    std::string group = r.workload + r.platform + without_accumulation(labels[i]);
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
     // `#`: the configuration's number, what `--trace N` takes (rows are in configuration order).

@@ -244,24 +244,30 @@ void check_bucket_caps(const Scenario& sc, const std::vector<Configuration>& con
   }
 }
 
-// 4. Gradient accumulation: every micro-batch of every simulated GPU is an execution of its own.
+// 4. Gradient accumulation: every micro-batch of every simulated GPU is an execution of its own,
+// the baseline's too (with a global batch it accumulates the most; counted whole, unfolded).
 void check_micro_batches(const Scenario& sc, const std::vector<Configuration>& configs,
                          const std::vector<int64_t>& simulated, const Limits& limits) {
   for (size_t i = 0; i < configs.size(); ++i) {
     const auto& c = configs[i];
     const int64_t per_step = micro_batches(sc, c);
+    const int64_t baseline = baseline_gpus(sc, c.platform);
+    const int64_t baseline_per_step =
+        schedule_at(sc, c.schedule, baseline, c.batch_per_gpu).accumulation_steps;
     const int64_t iterations = simulated_iterations(sc, sc.schedules[c.schedule]);
-    const double total = double(simulated[i]) * double(per_step) * double(iterations);
-    if (per_step == 1 || total <= double(limits.max_micro_batches)) continue;
+    const double total =
+        (double(simulated[i]) * double(per_step) + double(baseline) * double(baseline_per_step)) *
+        double(iterations);
+    if ((per_step == 1 && baseline_per_step == 1) || total <= double(limits.max_micro_batches)) continue;
     throw InputError(
         sc.file,
         sc.global_batch ? "global_batch"
                         : fmt::format("schedules[{}].gradient_accumulation_steps", c.schedule),
         fmt::format(
-            "{} micro-batches per step on {} simulated GPUs x {} iterations are {:.3g} micro-batches, ~{} "
-            "(limit: {} per configuration){}",
-            per_step, simulated[i], iterations, total, human_duration(kSecondsPerMicroBatch * total),
-            limits.max_micro_batches, kRefusing));
+            "{} micro-batches per step on {} simulated GPUs and {} on the baseline's {} x {} iterations "
+            "are {:.3g} micro-batches, ~{} (limit: {} per configuration){}",
+            per_step, simulated[i], baseline_per_step, baseline, iterations, total,
+            human_duration(kSecondsPerMicroBatch * total), limits.max_micro_batches, kRefusing));
   }
 }
 

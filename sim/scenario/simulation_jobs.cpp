@@ -21,10 +21,11 @@ std::function<std::string()> job(engine::TrainingConfig config) {
 // "resnet50, sgd on dgx1-v100-edr x 128 nodes (1024 GPUs)": what a user finds in the scenario.
 std::string job_name(const Scenario& sc, const Configuration& c) {
   const auto& spec = sc.platforms[c.platform].spec;
-  std::string name = fmt::format(
-      "{}, {} on {} x {} ({})", sc.workloads[c.workload].name, schedules::describe(sc.schedules[c.schedule]),
-      spec.name, units::format_count(c.nodes, "node"),
-      units::format_count(static_cast<long long>(c.nodes) * spec.gpus_per_node, "GPU"));
+  const int64_t gpus = int64_t{c.nodes} * spec.gpus_per_node;
+  std::string name = fmt::format("{}, {} on {} x {} ({})", sc.workloads[c.workload].name,
+                                 schedules::describe(schedule_at(sc, c.schedule, gpus, c.batch_per_gpu)),
+                                 spec.name, units::format_count(c.nodes, "node"),
+                                 units::format_count(static_cast<long long>(gpus), "GPU"));
   if (sc.precisions.size() > 1) name += ", " + sc.precisions[c.precision];
   if (sc.batches.size() > 1) name += fmt::format(", batch {}", c.batch_per_gpu);
   if (c.sweep_value) name += fmt::format(", {} = {}", sc.sweep->parameter, *c.sweep_value);

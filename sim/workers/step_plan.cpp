@@ -75,7 +75,7 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   if (open.time_s > 0 || open.adds_s > 0 || plan.backward.empty()) plan.backward.push_back(open);
   plan.update_s = model.update_time_s(workload, shards);
   // A loader slower than the GPU makes the step wait at its end for the next step's batches.
-  plan.input_wait_s = model.input_wait_s(micro_batches * batch, plan.step_compute_s());
+  plan.input_wait_s = model.input_wait_s(double(micro_batches) * batch, plan.step_compute_s());
   plan.update_s += plan.input_wait_s;
   plan.weight_bytes = workload.gradient_bytes();
   for (double bytes : plan.bucket_bytes)

@@ -44,7 +44,7 @@ message=$($PY "$SCRIPT" "$DATA/compare_predicted.csv" "$DATA/scaleup.csv" 2>&1 >
 status=$?
 set -e
 [[ $status == 2 ]] || fail "no common configuration: exit status $status, expected 2"
-[[ $message == *"no rows match on configuration (workload, schedule, tau, delay, nodes, gpus, batch_per_gpu)" ]] ||
+[[ $message == *"no rows match on configuration (workload, schedule, tau, delay, nodes, gpus, batch_per_gpu, accumulation_steps)" ]] ||
   fail "no common configuration: unexpected message: $message"
 
 # Several rows for one configuration (a bandwidth sweep) cannot be paired one to one.
@@ -53,6 +53,6 @@ message=$($PY "$SCRIPT" "$DATA/sizing.csv" "$DATA/compare_measured.csv" 2>&1 >/d
 status=$?
 set -e
 [[ $status == 2 ]] || fail "ambiguous configuration: exit status $status, expected 2"
-[[ $message == "$DATA/sizing.csv: 6 rows for the same point (workload=resnet50, schedule=dasgd, tau=4, delay=1, nodes=8, gpus=64, batch_per_gpu=32); keep one row per configuration" ]] ||
+[[ $message == "$DATA/sizing.csv: 6 rows for the same point (workload=resnet50, schedule=dasgd, tau=4, delay=1, nodes=8, gpus=64, batch_per_gpu=32, accumulation_steps=1); keep one row per configuration" ]] ||
   fail "ambiguous configuration: unexpected message: $message"
 echo "PASS analysis_compare"

@@ -30,6 +30,8 @@ out=$(mpi1 --gradient-accumulation-steps 0 -o "$WORK/bad.json" "${SMALL[@]}" 2>&
   || fail "zero micro-batches: rc $rc, $out"
 out=$(mpi1 --data-parallel fsdp --gradient-accumulation-steps 2 -o "$WORK/bad.json" "${SMALL[@]}" 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "accumulation runs with ddp only" <<<"$out" || fail "fsdp with accumulation: rc $rc, $out"
+out=$(mpi1 --gradient-accumulation-steps 2 --profile "$WORK/p.json" -o "$WORK/bad.json" "${SMALL[@]}" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q -- "--profile: a profile holds one batch's layer times" <<<"$out" || fail "profile with accumulation: rc $rc, $out"
 set -e
-[ ! -e "$WORK/bad.json" ] || fail "a refused run left output"
+[ ! -e "$WORK/bad.json" ] && [ ! -e "$WORK/p.json" ] || fail "a refused run left output"
 echo "executor_accumulation: ok"

@@ -48,6 +48,24 @@ strong = float(open(sys.argv[2]).read().split("\n")[2].split()[3])
 sys.exit(0 if weak < strong < 1 else 1)' "$WORK/weak.txt" "$WORK/strong.txt" ||
   fail "4 GPUs: strong scaling should be above weak and below 1"
 
+# The analysis reads the accumulation out of schedule_detail: under the global batch one curve per
+# schedule, titled strong scaling; in weak scaling one curve per number of micro-batches.
+scenario both_schedules '{"type": "sgd"}, {"type": "sgd", "gradient_accumulation_steps": 4}' ''
+expect_ok "run both" "$BIN/dasim" run "$WORK/both_schedules.json" --out "$WORK/out-both" --quiet
+PYTHONPATH="$SRC/analysis" /usr/bin/python3 - "$WORK/out-strong/results.csv" "$WORK/out-both/results.csv" <<'PY' ||
+import sys
+from dasim_analysis.curves import PANEL_COLUMNS, curve_columns, curve_label, scaling_kind, sorted_curves
+from dasim_analysis.results_io import load_results
+def labels(path):
+    frame = load_results(path)
+    columns = curve_columns(frame, PANEL_COLUMNS + ["gpus"])
+    return scaling_kind(frame), [curve_label(columns, key) for key, _ in sorted_curves(frame, columns)]
+strong, weak = labels(sys.argv[1]), labels(sys.argv[2])
+assert strong == ("strong scaling, fixed global batch", ["sync SGD"]), strong
+assert weak == ("weak scaling, fixed batch per GPU", ["sync SGD, no accumulation", "sync SGD, 4 micro-batches/step"]), weak
+PY
+  fail "the analysis' curves of accumulated runs"
+
 scenario zero '{"type": "sgd", "gradient_accumulation_steps": 0}' ''
 expect_bad_input "zero steps" 'zero.json: schedules[0].gradient_accumulation_steps: expected an integer in 1..65536, got 0' \
   "$BIN/dasim" run "$WORK/zero.json" --out "$WORK/out-bad" --quiet
@@ -69,7 +87,7 @@ cat >"$WORK/huge.json" <<JSON
  "jitter": {"stddev": 0.01}}
 JSON
 expect_bad_input "too many micro-batches" \
-  'huge.json: schedules[0].gradient_accumulation_steps: 65536 micro-batches per step on 64 simulated GPUs x 12 iterations are 5.03e+07 micro-batches' \
+  'huge.json: schedules[0].gradient_accumulation_steps: 65536 micro-batches per step on 64 simulated GPUs and 65536 on the baseline'"'"'s 1 x 12 iterations are 5.11e+07 micro-batches' \
   "$BIN/dasim" run "$WORK/huge.json" --out "$WORK/out-bad" --quiet
 [ -e "$WORK/out-bad" ] && fail "a refused scenario left output"
 finish
