@@ -152,16 +152,17 @@ def write(directory):
                        "validation/scaling/workloads/make_bert.py (BERT-base with the pre-training heads, "
                        "dasim's layer conventions)",
                        bert(precision, 128, 12, 768, 12, 3072, 30522, heads_on=True))
-    # BERT-large as DeepLearningExamples' PyTorch BERT ran it in NGC 21.11 (README @ a07d20a1,
-    # bert_configs/large.json: vocab 30522): dense sequence output is the default
-    # (--no_dense_sequence_output not passed), so the MLM head and its criterion take only the masked
-    # positions, at most max_predictions_per_seq of them (scripts/run_pretraining.sh: 20 at 128, 80
-    # at 512), counted here as that many.
+    # BERT-large as DeepLearningExamples' PyTorch BERT ran it in NGC 21.11 (@ a07d20a1):
+    # bert_configs/large.json's vocabulary of 30522, which run_pretraining.py pads to a multiple of
+    # 8 (30528); dense sequence output is the default (--no_dense_sequence_output not passed), so
+    # the MLM head and its criterion take only the masked positions, at most
+    # max_predictions_per_seq of them (scripts/run_pretraining.sh: 20 at 128, 80 at 512), counted
+    # here as that many (masking 15% of a full sequence gives 19 and 77).
     for precision, seq, masked in (("amp", 128, 20), ("tf32", 128, 20), ("amp", 512, 80), ("tf32", 512, 80)):
         write_workload(directory, f"bert-large-pretrain-s{seq}-{precision}", precision, seq,
                        "validation/scaling/workloads/make_bert.py (BERT-large with the pre-training heads over "
                        f"{masked} masked positions per sequence, dasim's layer conventions)",
-                       bert(precision, seq, 24, 1024, 16, 4096, 30522, heads_on=True, masked_rows=masked))
+                       bert(precision, seq, 24, 1024, 16, 4096, 30528, heads_on=True, masked_rows=masked))
 
 
 if __name__ == "__main__":
