@@ -17,8 +17,8 @@ per panel, too many to read.
 import argparse
 import sys
 
-from .curves import (PANEL_COLUMNS, accumulation_note_columns, check_panels, constant_note, curve_columns, curve_label, panels,
-                     sorted_curves)
+from .curves import (PANEL_COLUMNS, accumulation_note_columns, check_panels, constant_note, curve_columns,
+                     curve_label, panels, sorted_curves)
 from .figures import legend_outside, pyplot, save_figure, subplot_grid
 from .errors import fail
 from .results_io import load_results

@@ -34,35 +34,38 @@ std::string sweep_phrase(const std::string& key, const std::string& value) {
   return fmt::format("{}={}", key, value);
 }
 
+// schedule_detail split into the schedule without its gradient accumulation and the
+// accumulation's ",accumulate=A" ("" without): describe() writes it as the last option, alone in
+// "sgd(accumulate=4)", after others in "sgd(no overlap,accumulate=4)" or "local_sgd(tau=4,accumulate=2)".
+struct DetailParts {
+  std::string plain, accumulation;
+};
+DetailParts split_accumulation(const std::string& detail) {
+  const auto at = detail.find("accumulate=");
+  if (at == std::string::npos || at == 0) return {detail, ""};
+  const auto end = detail.find_first_of(",)", at);
+  const bool only_option = detail[at - 1] == '(';  // its parentheses go with it
+  return {detail.substr(0, at - 1) + detail.substr(only_option ? end + 1 : end),
+          "," + detail.substr(at, end - at)};
+}
+
 // sgd with its options (no overlap, bucket_view, fsdp, accumulate=A), local SGD and DaSGD in the
 // table's short forms; the DiLoCo family with every parameter (fragments, overlap, outer
-// optimizer, compression all change the numbers).
-std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bool batches_vary) {
-  std::string label = r.schedule == "sgd" && !r.schedule_detail.empty() ? r.schedule_detail : r.schedule;
-  // Gradient accumulation changes every number: kept in the short forms too.
-  const auto accumulate = r.schedule_detail.find(",accumulate=");
-  const std::string accumulation =
-      accumulate == std::string::npos
-          ? ""
-          : r.schedule_detail.substr(accumulate,
-                                     r.schedule_detail.find_first_of(",)", accumulate + 1) - accumulate);
-  if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={}{})", r.tau, accumulation);
-  if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={}{})", r.tau, r.delay, accumulation);
-  if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = r.schedule_detail;
+// optimizer, compression all change the numbers). Without `with_accumulation` the label leaves
+// the accumulation out: one schedule under a global batch accumulates differently at every GPU
+// count, and its rows are one group of the table.
+std::string schedule_label(const results::ResultRow& r, bool precisions_vary, bool batches_vary,
+                           bool with_accumulation = true) {
+  const auto [plain, accumulation] = split_accumulation(r.schedule_detail);
+  const std::string& detail = with_accumulation ? r.schedule_detail : plain;
+  const std::string shown = with_accumulation ? accumulation : "";
+  std::string label = r.schedule == "sgd" && !detail.empty() ? detail : r.schedule;
+  if (r.schedule == "local_sgd") label = fmt::format("local_sgd(t={}{})", r.tau, shown);
+  if (r.schedule == "dasgd") label = fmt::format("dasgd(t={},d={}{})", r.tau, r.delay, shown);
+  if (r.schedule == "diloco" || r.schedule == "streaming_diloco") label = detail;
   for (const auto& [key, value] : r.extra) label += " " + sweep_phrase(key, value);
   if (precisions_vary) label += " " + r.precision;
   if (batches_vary) label += fmt::format(" b={}", r.batch_per_gpu);
-  return label;
-}
-
-// A label without its "accumulate=A" (and the parentheses or comma it leaves).
-std::string without_accumulation(std::string label) {
-  const auto at = label.find("accumulate=");
-  if (at == std::string::npos) return label;
-  const auto end = label.find_first_of(",)", at);
-  const bool comma_before = at > 0 && label[at - 1] == ',';
-  label.erase(comma_before ? at - 1 : at, end - at + (comma_before ? 1 : 0));
-  if (const auto empty = label.find("()"); empty != std::string::npos) label.erase(empty, 2);
   return label;
 }
 
@@ -101,8 +104,8 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
   std::string previous;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    // One schedule under a global batch accumulates differently at every GPU count: one group.
-    std::string group = r.workload + r.platform + without_accumulation(labels[i]);
+    const std::string group = r.workload + r.platform +
+                              schedule_label(r, precisions_vary, batches_vary, /*with_accumulation=*/false);
     if (!previous.empty() && group != previous) out += "\n";
     previous = group;
     // `#`: the configuration's number, what `--trace N` takes (rows are in configuration order).
