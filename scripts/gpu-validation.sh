@@ -13,8 +13,10 @@
 #                                               at 4 batches, BN + ReLU fused / unfused, GEMM under
 #                                               an allreduce; 1-2 minutes on an H200, stopped by
 #                                               its own time budget), dasim-train --device cuda
-#                                               for the three schedules on one GPU, and two ranks
-#                                               sharing it; every output under OUT
+#                                               for the three schedules on one GPU, PyTorch
+#                                               training steps of ResNet-50, VGG-16 and BERT-large
+#                                               (scripts/gpu_torch_reference.py) and two ranks
+#                                               sharing the GPU; every output under OUT
 #   scripts/gpu-validation.sh predict DIR       here, on DIR = what came back: the simulator on the
 #                                               same configurations with the fresh calibration,
 #                                               predicted vs measured step time -> DIR/predicted.csv
@@ -22,7 +24,10 @@
 # Why not build on the GPU machine: it reaches no package registry, so SimGrid, Open MPI, OpenBLAS,
 # fmt and nlohmann-json cannot be installed there; the binaries are built here and travel with the
 # libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
-# most 8 files, so `device` writes exactly the 8 listed in its summary.
+# most 8 files, so `device` writes 8 (collect): logs.txt (every step's log), summary.txt,
+# h200-measured.json, train-{sgd,local_sgd,dasgd}.json, torch-reference.json and
+# trace-resnet50-amp.json.xz. DASIM_GPU_DEADLINE (seconds, default 540) ends the run in time for
+# the device call's 600 s limit; repeated on the warm machine, it runs the steps left.
 #
 # The calibration can be shortened from the command line of `device` (environment variables):
 #   DASIM_GPU_CALIBRATE_BATCHES=64,256   the per-shape batches (default 32,64,128,256; fewer batches
@@ -74,13 +79,25 @@ bundle() {
   ldd "$tree"/bin/* | awk '/=> \//{print $3}' | sort -u |
     grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
     while read -r lib; do cp -L "$lib" "$tree/lib/"; done
-  # Open MPI's launcher and its plugins, for the ranks-sharing-a-GPU run (one rank needs none).
-  local ompi=/usr/lib/x86_64-linux-gnu/openmpi
+  # Open MPI's launcher and its plugins, for the tests (they start ranks with mpirun) and the
+  # ranks-sharing-a-GPU run; Debian's Open MPI loads PMIx as a plugin, and PMIx has plugins of its
+  # own, so both plugin folders travel with the libraries they link.
+  local ompi=/usr/lib/x86_64-linux-gnu/openmpi pmix=/usr/lib/x86_64-linux-gnu/pmix2
   if [ -d "$ompi/lib/openmpi3" ] && command -v orterun >/dev/null; then
     mkdir -p "$tree/openmpi/bin" "$tree/openmpi/lib"
     cp -L "$(command -v orterun)" "$(command -v orted)" "$tree/openmpi/bin/"
+    ln -s orterun "$tree/openmpi/bin/mpirun"
     cp -rL "$ompi/lib/openmpi3" "$tree/openmpi/lib/"
     cp -rL /usr/share/openmpi "$tree/openmpi/share"
+    if [ -d "$pmix/lib/pmix" ]; then
+      mkdir -p "$tree/pmix/lib"
+      cp -rL "$pmix/lib/pmix" "$tree/pmix/lib/"
+      cp -rL "$pmix/share" "$tree/pmix/share"
+    fi
+    ldd "$tree"/openmpi/bin/* "$tree"/openmpi/lib/openmpi3/*.so "$tree"/pmix/lib/pmix/*.so 2>/dev/null |
+      awk '/=> \//{print $3}' | sort -u |
+      grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
+      while read -r lib; do [ -e "$tree/lib/$(basename "$lib")" ] || cp -L "$lib" "$tree/lib/"; done
   fi
   # Compressed: the libraries are 80 MB as they are (SimGrid brings ns-3), 17 MB with xz.
   rm -rf "$BUNDLE" && mkdir -p "$BUNDLE"
@@ -105,10 +122,15 @@ environment() {
     /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' ':')
   export LD_LIBRARY_PATH="$root/lib:${cuda_dirs}${LD_LIBRARY_PATH:-}"
   export OMPI_MCA_ess_singleton_isolated=1  # one rank without mpirun: no orted to start
+  # The tests read JSON with /usr/bin/python3; the GPU machine's python3 may live elsewhere.
+  [ -x /usr/bin/python3 ] || export DASIM_TEST_PYTHON=${DASIM_TEST_PYTHON:-$(command -v python3)}
   if [ -d "$root/openmpi" ]; then
     export OPAL_PREFIX=$root/openmpi OPAL_PKGDATADIR=$root/openmpi/share
     export OMPI_MCA_mca_base_component_path=$root/openmpi/lib/openmpi3
     export PATH="$root/openmpi/bin:$PATH"
+  fi
+  if [ -d "$root/pmix" ]; then
+    export PMIX_INSTALL_PREFIX=$root/pmix PMIX_MCA_mca_base_component_path=$root/pmix/lib/pmix
   fi
   BIN=$root/bin
 }
@@ -124,8 +146,18 @@ step() {
     echo "gpu-validation: $name: done earlier, skipped"
     return 0
   fi
+  # The run's deadline (DASIM_GPU_DEADLINE seconds after the start, default 540: the device call's
+  # limit is 600 s) caps each step, so the call returns with what was measured; a step cut short
+  # runs again, whole, when the command is repeated on the warm machine.
+  local left=$((DEADLINE - SECONDS - 15))
+  if [ "$left" -lt 20 ]; then
+    echo "$name: not started (the run's deadline; run the command again)" >>"$STATE/summary.txt"
+    FAILED=1
+    return 0
+  fi
+  [ "$limit" -le "$left" ] || limit=$left
   local start=$SECONDS status=0
-  echo "gpu-validation: $name ..."
+  echo "gpu-validation: $name (at most ${limit} s) ..."
   timeout "$limit" bash "$SRC/scripts/gpu-validation.sh" __run "$@" >"$STATE/$name.log" 2>&1 || status=$?
   local took=$((SECONDS - start))
   if [ "$status" = 0 ]; then
@@ -140,6 +172,7 @@ step() {
 facts() {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
   nvidia-smi -L
+  nvidia-smi -q -d POWER,CLOCK,PERFORMANCE 2>/dev/null | grep -E 'Power Limit|Graphics|SM  |Memory  |Clocks Event|Active' | head -n 30
   nvcc --version 2>/dev/null | tail -n 2
   date -u +%Y-%m-%dT%H:%M:%SZ
   uname -a
@@ -220,6 +253,12 @@ train_all() {
     "$BIN/dasim-train" "${TRAIN_ARGS[@]}" --schedule dasgd --tau 4 --delay 1 -o "$STATE/train-dasgd.json"
 }
 
+# Real PyTorch training steps on the same GPU (the GPU machine's python3 holds PyTorch): ResNet-50,
+# VGG-16 and BERT-large on random data, and one profiled ResNet-50 step (scripts/gpu_torch_reference.py).
+torch_reference() {
+  PYTHONUNBUFFERED=1 python3 "$SRC/scripts/gpu_torch_reference.py" --out "$STATE"
+}
+
 # Two ranks on the one GPU: NCCL may refuse two ranks on one device; the log says what happened.
 shared_gpu() {
   command -v orterun >/dev/null || {
@@ -233,6 +272,23 @@ shared_gpu() {
   return 0  # an answer either way: the log is the finding
 }
 
+# The 8 files that come back (the GPU machine returns at most 8): copied after every step, so a
+# run stopped by the call's limit still returns what it measured.
+collect() {
+  local out=$1
+  for f in facts cuda-tests calibrate train torch shared-gpu; do
+    [ -e "$STATE/$f.log" ] && { echo "======== $f"; cat "$STATE/$f.log"; }
+  done >"$out/logs.txt"
+  for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json torch-reference.json \
+    trace-resnet50-amp.json.xz; do
+    [ -e "$STATE/$f" ] && cp "$STATE/$f" "$out/"
+  done
+  cp "$STATE/summary.txt" "$out/summary.txt"
+  if [ -e "$STATE/calibrate.done" ]; then
+    sed -n '/^calibration /,$p' "$STATE/calibrate.log" >>"$out/summary.txt"
+  fi
+}
+
 device() {
   local out=${1:-}
   [ -n "$out" ] || usage
@@ -243,21 +299,16 @@ device() {
     die "device: no usable GPU here (nvidia-smi lists none); run this on the GPU machine"
   fi
   FAILED=0
-  : >"$STATE/summary.txt"
-  step facts 60 facts
-  step cuda-tests 300 cuda_tests
-  step calibrate 330 calibrate
-  step train 300 train_all
-  step shared-gpu 120 shared_gpu
-  # The 8 files that come back.
-  cp "$STATE/facts.log" "$out/device.txt" 2>/dev/null
-  cat "$STATE/cuda-tests.log" "$STATE/shared-gpu.log" >"$out/tests.log" 2>/dev/null
-  cp "$STATE/calibrate.log" "$out/calibrate.log" 2>/dev/null
-  for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json; do
-    [ -e "$STATE/$f" ] && cp "$STATE/$f" "$out/"
+  DEADLINE=$((SECONDS + ${DASIM_GPU_DEADLINE:-540}))
+  touch "$STATE/summary.txt"
+  echo "---- run at $(date -u +%H:%M:%S)" >>"$STATE/summary.txt"
+  # Most valuable first: the CUDA path at all, the measured calibration, the framework reference.
+  for spec in "facts 60 facts" "cuda-tests 240 cuda_tests" "calibrate 330 calibrate" "torch 300 torch_reference" \
+    "train 180 train_all" "shared-gpu 90 shared_gpu"; do
+    # shellcheck disable=SC2086
+    step $spec
+    collect "$out"
   done
-  [ -e "$STATE/calibrate.done" ] && sed -n '/^calibration /,$p' "$STATE/calibrate.log" >>"$STATE/summary.txt"
-  cp "$STATE/summary.txt" "$out/summary.txt"
   echo "---- summary"
   cat "$out/summary.txt"
   return $FAILED

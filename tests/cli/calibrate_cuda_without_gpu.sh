@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   "$BIN_DIR/dasim" calibrate --device cuda --quick --out "$WORK/cuda.json" 2>"$WORK/stderr" ||
     fail "GPU present but --device cuda failed: $(tail -1 "$WORK/stderr")"
-  /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["device"]["kind"]=="cuda" and d["fitted"]["flops"]["fp32"]>1e11' "$WORK/cuda.json" ||
+  "${DASIM_TEST_PYTHON:-/usr/bin/python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["device"]["kind"]=="cuda" and d["fitted"]["flops"]["fp32"]>1e11' "$WORK/cuda.json" ||
     fail "CUDA calibration content"
   exit 0
 fi

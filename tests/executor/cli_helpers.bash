@@ -5,7 +5,7 @@ SRC="$2"
 TRAIN="$BIN/dasim-train"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-PY=/usr/bin/python3
+PY=${DASIM_TEST_PYTHON:-/usr/bin/python3}  # the GPU machine may have only its own python3
 export OMPI_MCA_rmaps_base_oversubscribe=1
 mpi2() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$TRAIN" "$@"; }
 mpi1() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$TRAIN" "$@"; }
