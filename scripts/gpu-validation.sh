@@ -26,7 +26,8 @@
 # libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
 # most 8 files, so `device` writes 8 (collect): logs.txt (every step's log), summary.txt,
 # h200-measured.json, train-{sgd,local_sgd,dasgd}.json, torch-reference.json and
-# trace-resnet50-amp.json.xz. DASIM_GPU_DEADLINE (seconds, default 540) ends the run in time for
+# trace-resnet50-amp.json.xz. DASIM_GPU_STEPS (names, space-separated) runs only those steps;
+# DASIM_GPU_DEADLINE (seconds, default 540) ends the run in time for
 # the device call's 600 s limit; repeated on the warm machine, it runs the steps left.
 #
 # The calibration can be shortened from the command line of `device` (environment variables):
@@ -266,7 +267,7 @@ shared_gpu() {
     return 0
   }
   orterun --allow-run-as-root --oversubscribe -np 2 -x LD_LIBRARY_PATH "$BIN/dasim-train" "${TRAIN_ARGS[@]}" \
-    --schedule sgd --steps 40 -o "$STATE/train-2ranks.json"
+    --schedule sgd -o "$STATE/train-2ranks.json"
   local status=$?
   echo "two ranks sharing one GPU: exit status $status"
   return 0  # an answer either way: the log is the finding
@@ -305,6 +306,8 @@ device() {
   # Most valuable first: the CUDA path at all, the measured calibration, the framework reference.
   for spec in "facts 60 facts" "cuda-tests 240 cuda_tests" "calibrate 330 calibrate" "torch 300 torch_reference" \
     "train 180 train_all" "shared-gpu 90 shared_gpu"; do
+    # DASIM_GPU_STEPS="facts train" runs only the steps it names.
+    if [ -n "${DASIM_GPU_STEPS:-}" ] && [[ " $DASIM_GPU_STEPS " != *" ${spec%% *} "* ]]; then continue; fi
     # shellcheck disable=SC2086
     step $spec
     collect "$out"

@@ -33,10 +33,32 @@ CudaEvent make_event() {
   return CudaEvent(e);
 }
 
-DeviceFloats device_floats(int64_t count) {
+namespace {
+
+void* device_bytes(int64_t count, size_t size) {
   void* p = nullptr;
-  cuda_check(cudaMalloc(&p, static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float)), "cudaMalloc");
-  return DeviceFloats(static_cast<float*>(p));
+  cuda_check(cudaMalloc(&p, static_cast<size_t>(std::max<int64_t>(count, 1)) * size), "cudaMalloc");
+  return p;
+}
+void* pinned_bytes(int64_t count, size_t size) {
+  void* p = nullptr;
+  cuda_check(cudaMallocHost(&p, static_cast<size_t>(std::max<int64_t>(count, 1)) * size), "cudaMallocHost");
+  return p;
+}
+
+}  // namespace
+
+DeviceFloats device_floats(int64_t count) {
+  return DeviceFloats(static_cast<float*>(device_bytes(count, sizeof(float))));
+}
+DeviceInts device_ints(int64_t count) {
+  return DeviceInts(static_cast<int32_t*>(device_bytes(count, sizeof(int32_t))));
+}
+PinnedFloats pinned_floats(int64_t count) {
+  return PinnedFloats(static_cast<float*>(pinned_bytes(count, sizeof(float))));
+}
+PinnedInts pinned_ints(int64_t count) {
+  return PinnedInts(static_cast<int32_t*>(pinned_bytes(count, sizeof(int32_t))));
 }
 
 }  // namespace dasim::executor

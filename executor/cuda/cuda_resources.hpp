@@ -39,9 +39,15 @@ using CudnnActivation = UniqueHandle<cudnnActivationDescriptor_t, cudnnDestroyAc
 using CudnnTensor = UniqueHandle<cudnnTensorDescriptor_t, cudnnDestroyTensorDescriptor>;
 using NcclComm = UniqueHandle<ncclComm_t, ncclCommDestroy>;
 using DeviceFloats = UniqueHandle<float*, cudaFree>;
+using DeviceInts = UniqueHandle<int32_t*, cudaFree>;
+using PinnedFloats = UniqueHandle<float*, cudaFreeHost>;  // page-locked host memory
+using PinnedInts = UniqueHandle<int32_t*, cudaFreeHost>;
 
 CudaStream make_stream();                   // non-blocking with respect to the default stream
 CudaEvent make_event();                     // without timing
 DeviceFloats device_floats(int64_t count);  // at least one float, uninitialised
+DeviceInts device_ints(int64_t count);      // at least one int32, uninitialised
+PinnedFloats pinned_floats(int64_t count);  // at least one float, uninitialised
+PinnedInts pinned_ints(int64_t count);      // at least one int32, uninitialised
 
 }  // namespace dasim::executor

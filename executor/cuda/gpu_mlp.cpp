@@ -3,6 +3,8 @@
 // batch) for cuBLAS, W (out x in) is W^T (in x out), so Z^T = W X^T is gemm(T, N, out, batch, in).
 #include "cuda/gpu_mlp.hpp"
 
+#include "cuda/device_loss.hpp"
+
 #include "common/errors.hpp"
 
 #include <fmt/format.h>
@@ -52,8 +54,11 @@ GpuMlp::GpuMlp(std::vector<int> widths, const std::vector<float>& initial_weight
   delta_ = device_floats(int64_t{batch_} * max_width);
   delta_prev_ = device_floats(int64_t{batch_} * max_width);
   scratch_ = device_floats(int64_t{batch_} * max_width);
-  host_logits_.resize(static_cast<size_t>(batch_) * widths_.back());
-  host_delta_.resize(host_logits_.size());
+  loss_ready_ = make_event();
+  labels_ = device_ints(batch_);
+  row_loss_ = device_floats(batch_);
+  host_labels_ = pinned_ints(batch_);
+  host_row_loss_ = pinned_floats(batch_);
 }
 
 void GpuMlp::relu_forward(const float* x, float* y, int64_t count) {
@@ -85,6 +90,11 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
   cuda_check(cudaMemcpyAsync(inputs_[0].get(), x, sizeof(float) * batch * widths_[0], cudaMemcpyHostToDevice,
                              stream_.get()),
              "cudaMemcpyAsync (batch)");
+  // The previous step's label copy has finished: its loss was read after a synchronisation.
+  std::copy(y, y + batch, host_labels_.get());
+  cuda_check(cudaMemcpyAsync(labels_.get(), host_labels_.get(), sizeof(int32_t) * batch,
+                             cudaMemcpyHostToDevice, stream_.get()),
+             "cudaMemcpyAsync (labels)");
   for (int l = 0; l < L; ++l) {
     const int in = widths_[l], out = widths_[l + 1];
     const float* w = weights_.get() + offsets_[l];
@@ -98,14 +108,12 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
     if (hooks.poll) hooks.poll();
   }
   const int classes = widths_.back();
-  cuda_check(cudaMemcpyAsync(host_logits_.data(), pre_[L - 1].get(), sizeof(float) * batch * classes,
+  softmax_cross_entropy_on_device(pre_[L - 1].get(), labels_.get(), batch, classes, delta_.get(),
+                                  row_loss_.get(), stream_.get());
+  cuda_check(cudaMemcpyAsync(host_row_loss_.get(), row_loss_.get(), sizeof(float) * batch,
                              cudaMemcpyDeviceToHost, stream_.get()),
-             "cudaMemcpyAsync (logits)");
-  cuda_check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (logits)");
-  const double loss = softmax_cross_entropy(host_logits_.data(), y, batch, classes, host_delta_.data());
-  cuda_check(cudaMemcpyAsync(delta_.get(), host_delta_.data(), sizeof(float) * batch * classes,
-                             cudaMemcpyHostToDevice, stream_.get()),
-             "cudaMemcpyAsync (delta)");
+             "cudaMemcpyAsync (losses)");
+  cuda_check(cudaEventRecord(loss_ready_.get(), stream_.get()), "cudaEventRecord (losses)");
   if (hooks.poll) hooks.poll();
 
   for (int l = L - 1; l >= 0; --l) {
@@ -132,7 +140,11 @@ float GpuMlp::forward_backward(const float* x, const int32_t* y, int batch, cons
     if (hooks.backward_done) hooks.backward_done(l);
     if (hooks.poll) hooks.poll();
   }
-  return static_cast<float>(loss);
+  // The losses' copy was enqueued before backward: waiting for it alone leaves backward running.
+  cuda_check(cudaEventSynchronize(loss_ready_.get()), "cudaEventSynchronize (losses)");
+  double loss = 0.0;
+  for (int r = 0; r < batch; ++r) loss += host_row_loss_.get()[r];
+  return static_cast<float>(loss / batch);
 }
 
 std::vector<float> GpuMlp::weights_to_host() const {

@@ -112,15 +112,15 @@ void time_bn_relu(cudnnHandle_t handle, cudaStream_t stream, const Activation& a
   const int reps = std::max(options.reps, options.quick ? 5 : 20), warmup = options.warmup + 2;
   const double pass_bytes = 2.0 * 2.0 * static_cast<double>(elements);  // read + write, 2 bytes each
   Stats fused =
-      time_events([&] { batch_norm(CUDNN_BATCHNORM_OPS_BN_ACTIVATION, fused_space); }, stream, warmup, reps);
-  Stats unfused = time_events(
+      time_gpu([&] { batch_norm(CUDNN_BATCHNORM_OPS_BN_ACTIVATION, fused_space); }, stream, warmup, reps);
+  Stats unfused = time_gpu(
       [&] {
         batch_norm(CUDNN_BATCHNORM_OPS_BN, bn_space);
         relu();
       },
       stream, warmup, reps);
-  Stats bn_alone = time_events([&] { batch_norm(CUDNN_BATCHNORM_OPS_BN, bn_space); }, stream, warmup, reps);
-  Stats relu_alone = time_events(relu, stream, warmup, reps);
+  Stats bn_alone = time_gpu([&] { batch_norm(CUDNN_BATCHNORM_OPS_BN, bn_space); }, stream, warmup, reps);
+  Stats relu_alone = time_gpu(relu, stream, warmup, reps);
   result.measurements.push_back(bn_measurement("bn_relu_fused", a, batch, pass_bytes, fused));
   result.measurements.back().params["ops"] = "CUDNN_BATCHNORM_OPS_BN_ACTIVATION (ReLU)";
   Measurement pair = bn_measurement("bn_relu_unfused", a, batch, 2 * pass_bytes, unfused);

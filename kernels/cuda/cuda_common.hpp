@@ -48,7 +48,19 @@ inline size_t bytes_of(DType t) {
 // all-zero inputs would draw less power and report optimistic clocks.
 void fill_values(void* ptr, size_t elements, DType t);
 
-// Times `fn` (which enqueues work on `stream`) with CUDA events.
+// Times `fn` (which enqueues work on `stream`) with CUDA events, one pair per repetition on an idle
+// GPU: the sample includes whatever time the host takes to enqueue the work (launch rates, copies
+// from pageable memory).
 Stats time_events(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps);
+
+// Times the GPU's work of `fn` alone: each repetition is enqueued behind a kernel that holds the
+// stream for longer than the host takes to enqueue `fn`, so the event pair brackets the kernels
+// running back to back, as in a framework whose host runs ahead of the GPU. Without the hold,
+// cuDNN's legacy API (about 0.1 ms of host time per convolution call on an H200 machine with cuDNN
+// 9.19) made small convolutions read 2-5x slower than PyTorch's kernels of the same shapes.
+Stats time_gpu(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps);
+
+// Enqueues a one-thread kernel on `stream` that spins for `seconds` (the GPU's global timer).
+void hold_stream(cudaStream_t stream, double seconds);
 
 }  // namespace dasim::kernels::cuda

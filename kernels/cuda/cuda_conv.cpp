@@ -214,7 +214,7 @@ void time_conv_shape(cudnnHandle_t handle, cudaStream_t stream, const workload::
                 {"math_type", static_cast<int>(pass.chosen.math)},
                 {"workspace_bytes", pass.chosen.workspace_bytes}};
     m.flops = flops;
-    m.stats = time_events(pass.fn, stream, options.warmup + 2, reps);
+    m.stats = time_gpu(pass.fn, stream, options.warmup + 2, reps);
     result.per_shape.push_back({pass.kind, key, batch, p.name, m.stats.median_s});
     result.measurements.push_back(std::move(m));
   }

@@ -58,7 +58,7 @@ Measurement time_gemm(cublasHandle_t handle, cudaStream_t stream, const GemmPrec
   out.precision = p.name;
   out.params = {{"m", m}, {"n", n}, {"k", k}, {"library", "cublasGemmEx"}, {"accumulate", "fp32"}};
   out.flops = operands.flops();
-  out.stats = time_events([&] { operands.enqueue(handle); }, stream, warmup, reps);
+  out.stats = time_gpu([&] { operands.enqueue(handle); }, stream, warmup, reps);
   return out;
 }
 

@@ -48,6 +48,15 @@ __global__ void sgd_momentum_kernel(float* __restrict__ w, const float* __restri
 
 __global__ void empty_kernel() {}
 
+// Spins one thread until `ns` nanoseconds of the GPU's global timer have passed (time_gpu).
+__global__ void hold_kernel(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
 int grid_for(size_t n) {
   int device = 0, sms = 0;
   cudaGetDevice(&device);
@@ -65,6 +74,11 @@ void fill_values(void* ptr, size_t elements, DType t) {
   if (t == DType::bf16) fill_kernel<<<grid, 256>>>(static_cast<__nv_bfloat16*>(ptr), elements);
   check(cudaGetLastError(), "fill kernel launch");
   check(cudaDeviceSynchronize(), "fill kernel");
+}
+
+void hold_stream(cudaStream_t stream, double seconds) {
+  hold_kernel<<<1, 1, 0, stream>>>(static_cast<unsigned long long>(seconds * 1e9));
+  check(cudaGetLastError(), "hold kernel launch");
 }
 
 namespace {

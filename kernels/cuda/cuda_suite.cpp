@@ -9,6 +9,9 @@
 #ifdef DASIM_HAVE_CUDNN
 #include <cudnn.h>
 #endif
+
+#include <algorithm>
+#include <chrono>
 #ifdef DASIM_HAVE_NCCL
 #include <nccl.h>
 #endif
@@ -37,6 +40,39 @@ Stats time_events(const std::function<void()>& fn, cudaStream_t stream, int warm
     float ms = 0;
     check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
     times_s.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return summarize(times_s);
+}
+
+Stats time_gpu(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps) {
+  using Clock = std::chrono::steady_clock;
+  auto enqueue_s = [&fn] {
+    const auto start = Clock::now();
+    fn();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  // The last warm-up call's enqueue time is the steady one (the first calls build plans).
+  double enqueue = 0;
+  for (int i = 0; i < std::max(warmup, 1); ++i) enqueue = enqueue_s();
+  check(cudaStreamSynchronize(stream), "warm-up");
+  double hold_s = std::clamp(3 * enqueue + 20e-6, 20e-6, 0.02);
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<double> times_s;
+  for (int r = 0; r < reps; ++r) {
+    hold_stream(stream, hold_s);
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    const double took = enqueue_s();
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times_s.push_back(ms * 1e-3);
+    // The host outran the hold: later repetitions hold longer (this one may include host time).
+    if (took > hold_s) hold_s = std::min(2 * took, 0.02);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
