@@ -26,7 +26,7 @@
 # libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
 # most 8 files, so `device` writes 8 (collect): logs.txt (every step's log), summary.txt,
 # h200-measured.json, train-{sgd,local_sgd,dasgd}.json, torch-reference.json and
-# trace-resnet50-amp.json.xz. DASIM_GPU_STEPS (names, space-separated) runs only those steps;
+# trace-resnet50-amp-b256.json.xz (more traces only with fewer of the other files). DASIM_GPU_STEPS (names, space-separated) runs only those steps;
 # DASIM_GPU_DEADLINE (seconds, default 540) ends the run in time for
 # the device call's 600 s limit; repeated on the warm machine, it runs the steps left.
 #
@@ -257,7 +257,8 @@ train_all() {
 # Real PyTorch training steps on the same GPU (the GPU machine's python3 holds PyTorch): ResNet-50,
 # VGG-16 and BERT-large on random data, and one profiled ResNet-50 step (scripts/gpu_torch_reference.py).
 torch_reference() {
-  PYTHONUNBUFFERED=1 python3 "$SRC/scripts/gpu_torch_reference.py" --out "$STATE"
+  # shellcheck disable=SC2086  # DASIM_GPU_TORCH_ARGS: more arguments, e.g. --only A,B --traces A
+  PYTHONUNBUFFERED=1 python3 "$SRC/scripts/gpu_torch_reference.py" --out "$STATE" ${DASIM_GPU_TORCH_ARGS:-}
 }
 
 # Two ranks on the one GPU: NCCL may refuse two ranks on one device; the log says what happened.
@@ -280,9 +281,11 @@ collect() {
   for f in facts cuda-tests calibrate train torch shared-gpu; do
     [ -e "$STATE/$f.log" ] && { echo "======== $f"; cat "$STATE/$f.log"; }
   done >"$out/logs.txt"
-  for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json torch-reference.json \
-    trace-resnet50-amp.json.xz; do
+  for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json torch-reference.json; do
     [ -e "$STATE/$f" ] && cp "$STATE/$f" "$out/"
+  done
+  for f in "$STATE"/trace-*.json.xz; do  # one by default; DASIM_GPU_TORCH_ARGS may ask for more
+    [ -e "$f" ] && cp "$f" "$out/"
   done
   cp "$STATE/summary.txt" "$out/summary.txt"
   if [ -e "$STATE/calibrate.done" ]; then

@@ -6,7 +6,8 @@ holds PyTorch (nothing is installed there). For each configuration it trains the
 data already on the GPU (no input pipeline: dasim's GPU-only prediction has none either), times
 each step with CUDA events after warm-up steps and writes the median step time and samples/s with
 the software versions to OUT/torch-reference.json. It also records one torch.profiler Chrome trace
-of a ResNet-50 amp step (OUT/trace-resnet50-amp.json.xz) for `dasim workload import`.
+of the configurations --traces names (OUT/trace-NAME.json.xz) for `dasim workload import`, and
+the host time of one eager op (the dispatch cost a host-bound step pays per kernel).
 
 Each configuration is one entry in CONFIGS; one that fails (out of memory, a missing package) is
 recorded with its error and the others still run. The file is rewritten after every configuration,
@@ -156,14 +157,16 @@ def measure(name, model_name, precision, batch, seq_len, memory_format, cudnn_be
     return result
 
 
-def trace_resnet50_amp(out_dir, batch):
-    """One profiled ResNet-50 amp step, as docs/workloads.md asks for `dasim workload import`."""
+def trace_config(out_dir, config):
+    """One profiled step of a configuration, as docs/workloads.md asks for `dasim workload import`:
+    the GPU's kernel time per layer, against the step's wall time measured without the profiler."""
     from torch.profiler import ProfilerActivity, profile, schedule
 
-    set_precision("amp", False)
-    model, optimizer, loss_fn = build("resnet50", batch, None, "channels_last", {})
-    step = train_step_fn(model, optimizer, loss_fn, "amp")
-    path = os.path.join(out_dir, "trace-resnet50-amp.json")
+    name, model_name, precision, batch, seq_len, memory_format, cudnn_benchmark = config
+    set_precision(precision, cudnn_benchmark)
+    model, optimizer, loss_fn = build(model_name, batch, seq_len, memory_format, {})
+    step = train_step_fn(model, optimizer, loss_fn, precision)
+    path = os.path.join(out_dir, f"trace-{name}.json")
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=schedule(wait=1, warmup=2, active=1),
                  record_shapes=True, with_stack=True, on_trace_ready=lambda p: p.export_chrome_trace(path)) as prof:
         for _ in range(5):
@@ -174,7 +177,26 @@ def trace_resnet50_amp(out_dir, batch):
         packed.write(raw.read())
     size = os.path.getsize(path)
     os.remove(path)
-    return {"file": os.path.basename(path) + ".xz", "batch": batch, "trace_bytes": size}
+    del model, optimizer, loss_fn, step
+    torch.cuda.empty_cache()
+    return {"config": name, "file": os.path.basename(path) + ".xz", "batch": batch, "trace_bytes": size}
+
+
+def dispatch_cost(ops=20000):
+    """Host time per eager op when the GPU is idle: back-to-back in-place adds on a one-element
+    tensor (PyTorch's dispatcher plus a kernel launch, what a host-bound step pays per kernel)."""
+    x = torch.zeros(1, device="cuda")
+    for _ in range(1000):
+        x.add_(1.0)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(ops):
+        x.add_(1.0)
+    host = time.perf_counter() - start
+    torch.cuda.synchronize()
+    total = time.perf_counter() - start
+    return {"op": "x.add_(1.0) on a 1-element CUDA tensor", "ops": ops, "host_s_per_op": host / ops,
+            "wall_s_per_op": total / ops}
 
 
 def main():
@@ -183,7 +205,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--only", default="", help="comma-separated configuration names (default: all)")
-    parser.add_argument("--no-trace", action="store_true")
+    parser.add_argument("--traces", default="resnet50-amp-b256",
+                        help="comma-separated configuration names to profile one step of ('' for none)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("gpu_torch_reference: no CUDA device visible to PyTorch", file=sys.stderr)
@@ -225,12 +248,21 @@ def main():
             torch.cuda.empty_cache()
         with open(out_file, "w") as f:
             json.dump(report, f, indent=1)
-    if not args.no_trace:
+    try:
+        report["dispatch"] = dispatch_cost()
+        print(f"dispatch: {report['dispatch']}", flush=True)
+    except Exception as error:  # noqa: BLE001
+        report["failed"].append({"name": "dispatch", "error": f"{type(error).__name__}: {error}"})
+    report["traces"] = []
+    for name in filter(None, args.traces.split(",")):
+        config = next((c for c in CONFIGS if c[0] == name), None)
         try:
-            report["trace"] = trace_resnet50_amp(args.out, 256)
-            print(f"trace: {report['trace']}", flush=True)
-        except Exception as error:
-            report["failed"].append({"name": "trace", "error": f"{type(error).__name__}: {error}"})
+            if config is None:
+                raise ValueError(f"no configuration named {name}")
+            report["traces"].append(trace_config(args.out, config))
+            print(f"trace: {report['traces'][-1]}", flush=True)
+        except Exception as error:  # noqa: BLE001
+            report["failed"].append({"name": f"trace {name}", "error": f"{type(error).__name__}: {error}"})
             traceback.print_exc()
         with open(out_file, "w") as f:
             json.dump(report, f, indent=1)
