@@ -20,6 +20,7 @@
 #   scripts/gpu-validation.sh predict DIR       here, on DIR = what came back: the simulator on the
 #                                               same configurations with the fresh calibration,
 #                                               predicted vs measured step time -> DIR/predicted.csv
+#                                               and, for the PyTorch steps, DIR/torch-predicted.csv
 #
 # Why not build on the GPU machine: it reaches no package registry, so SimGrid, Open MPI, OpenBLAS,
 # fmt and nlohmann-json cannot be installed there; the binaries are built here and travel with the
@@ -331,7 +332,13 @@ predict() {
   local bin=${DASIM_BIN:-$SRC/build/bin}
   [ -x "$bin/dasim" ] || die "predict: no $bin/dasim (build first, or set DASIM_BIN)"
   calibration_summary "$calibration" >"$dir/calibration-summary.txt" || die "predict: $calibration: cannot summarise"
-  /usr/bin/python3 "$SRC/scripts/gpu_validation_predict.py" --bin "$bin" --dir "$dir" --calibration "$calibration"
+  /usr/bin/python3 "$SRC/scripts/gpu_validation_predict.py" --bin "$bin" --dir "$dir" --calibration "$calibration" ||
+    return
+  # The PyTorch steps, where the device step measured them: datasheet vs the fresh calibration.
+  if compgen -G "$dir/torch-reference*.json" >/dev/null; then
+    /usr/bin/python3 "$SRC/scripts/gpu_torch_predict.py" --bin "$bin" --dir "$dir" \
+      --calibration "$SRC/platforms/calibration/h200-datasheet.json" --calibration "$calibration"
+  fi
 }
 
 case "${1:-}" in
