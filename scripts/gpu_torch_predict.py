@@ -27,21 +27,11 @@ import json
 import lzma
 import os
 import subprocess
-import sys
 import tempfile
 
-
-def fail(message):
-    print(f"gpu_torch_predict: {message}", file=sys.stderr)
-    sys.exit(2)
+from gpu_predict_io import fail, load_json  # a sibling of this script
 
 
-def load_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as error:
-        fail(f"{path}: cannot read as JSON: {error}")
 
 
 def dasim_json(bin_dir, args):
