@@ -25,8 +25,15 @@ from gpu_predict_io import fail, load_json  # a sibling of this script
 
 
 def mlp_workload(widths):
-    """The executor's MLP as dasim-train --profile describes it, without the measured times."""
+    """The executor's MLP as its GPU trainer runs it (executor/cuda/gpu_mlp.cpp), nothing measured:
+    per layer the GEMM (forward; weight and, but for the first layer, input gradient backward), the
+    bias as its own kernel (a rank-1 update reading and writing the outputs; backward a GEMV
+    reading the output gradient) and, but after the last layer, the ReLU (reads the
+    pre-activations, writes the outputs; backward reads the outputs, their gradient and the
+    pre-activations and writes the input gradient); then the loss kernel (reads the logits, writes
+    their gradient). Bytes are fp32, per sample."""
     layers = []
+    last = len(widths) - 2
     for index, (fan_in, fan_out) in enumerate(zip(widths[:-1], widths[1:])):
         layers.append({
             "name": f"fc{index + 1}", "kind": "linear", "params": fan_in * fan_out + fan_out,
@@ -36,6 +43,16 @@ def mlp_workload(widths):
             "activation_bytes": 4 * (fan_in + fan_out),
             "gemm": {"rows_per_sample": 1, "n": fan_out, "k": fan_in},
         })
+        layers.append({"name": f"fc{index + 1}.bias", "kind": "elementwise", "params": 0,
+                       "forward_flops": fan_out, "backward_flops": fan_out,
+                       "activation_bytes": 8 * fan_out, "backward_activation_bytes": 4 * fan_out})
+        if index < last:
+            layers.append({"name": f"fc{index + 1}.relu", "kind": "elementwise", "params": 0,
+                           "forward_flops": fan_out, "backward_flops": fan_out,
+                           "activation_bytes": 8 * fan_out, "backward_activation_bytes": 16 * fan_out})
+    classes = widths[-1]
+    layers.append({"name": "loss", "kind": "elementwise", "params": 0, "forward_flops": 5 * classes,
+                   "backward_flops": 0, "activation_bytes": 8 * classes, "backward_activation_bytes": 0})
     return {"name": "mlp-" + "x".join(str(w) for w in widths), "precision": "fp32", "layers": layers}
 
 
