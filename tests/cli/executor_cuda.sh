@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # dasim-train --device cuda. Without a usable GPU (or without CUDA in the build) every rank must exit
-# 2 with a message naming --device cuda and write nothing. With GPUs: the three schedules train on
-# cuBLAS/cuDNN + NCCL, reach the target, and follow the CPU run's loss curve to float tolerance
-# (different rounding in cuBLAS); with 2+ GPUs also on 2 ranks with --check-consistency.
+# 2 with a message naming --device cuda and write nothing. With GPUs: sgd, local_sgd, dasgd, diloco,
+# streaming_diloco and sgd with gradient accumulation train on cuBLAS/cuDNN + NCCL, reach the
+# target, and follow the CPU run's loss curve to float tolerance (different rounding in cuBLAS);
+# 4 micro-batches of 8 follow one batch of 32; with 2+ GPUs also on 2 ranks with --check-consistency.
 set -euo pipefail
 source "$2/tests/executor/cli_helpers.bash"
 
@@ -19,7 +20,8 @@ if [ "$status" != 0 ]; then
   exit 0
 fi
 
-for s in "sgd" "local_sgd --tau 4" "dasgd --tau 4 --delay 2"; do
+for s in "sgd" "local_sgd --tau 4" "dasgd --tau 4 --delay 2" "diloco --H 10" \
+  "streaming_diloco --H 12 --fragments 3 --overlap-steps 2 --alpha 0.5" "sgd --gradient-accumulation-steps 4"; do
   name=$(echo "$s" | tr -d ' -')
   # shellcheck disable=SC2086
   mpi1 --device cuda --schedule $s --steps 120 --target-loss 0.3 -o "$WORK/gpu_$name.json" "${TASK[@]}" \
@@ -38,6 +40,17 @@ print(f"max relative loss difference cuda vs cpu over 40 steps: {worst:.3g}")
 sys.exit(0 if worst < 1e-2 else 1)
 PY
 done
+# Gradient accumulation on the GPU: 4 micro-batches of 8 train as one batch of 32 (cuBLAS adds
+# each micro-batch's gradients with beta 1), as on the CPU (executor_accumulation.sh).
+UNBATCHED=()  # TASK without its --batch
+for ((i = 0; i < ${#TASK[@]}; i++)); do
+  if [ "${TASK[i]}" = --batch ]; then i=$((i + 1)); else UNBATCHED+=("${TASK[i]}"); fi
+done
+mpi1 --device cuda --schedule sgd --steps 40 --batch 32 -o "$WORK/gpu_whole.json" "${UNBATCHED[@]}" || fail "cuda batch 32"
+mpi1 --device cuda --schedule sgd --steps 40 --batch 8 --gradient-accumulation-steps 4 -o "$WORK/gpu_micro.json" \
+  "${UNBATCHED[@]}" || fail "cuda 4 x 8"
+same_loss_curve "$WORK/gpu_whole.json" "$WORK/gpu_micro.json" 40 1e-4 "cuda 4 x 8 vs 32" ||
+  fail "cuda: 4 micro-batches of 8 are not one batch of 32"
 if [ "$gpus" -ge 2 ]; then
   mpi2 --device cuda --schedule sgd --steps 60 --check-consistency -o "$WORK/gpu2_sgd.json" "${TASK[@]}" \
     || fail "cuda sgd on 2 ranks failed its consistency check"
