@@ -6,42 +6,49 @@
 #   scripts/gpu-validation.sh bundle            here (the CPU machine): Release build with the CUDA
 #                                               targets (sm_90), then binaries + the shared libraries
 #                                               the GPU machine lacks as .gpu-bundle/bundle.tar.xz
-#                                               (git-ignored; ~17 MB, the carry limit is 64 MiB)
+#                                               (git-ignored; ~20 MB, the carry limit is 64 MiB)
 #   scripts/gpu-validation.sh device OUT        on the GPU machine, with .gpu-bundle carried: device
 #                                               facts, the CUDA-labelled tests, the full
 #                                               `dasim calibrate --device cuda` (GEMM sweeps, convs
 #                                               at 4 batches, BN + ReLU fused / unfused, GEMM under
-#                                               an allreduce; 1-2 minutes on an H200, stopped by
-#                                               its own time budget), dasim-train --device cuda
-#                                               for the three schedules on one GPU, PyTorch
-#                                               training steps of ResNet-50, VGG-16 and BERT-large
+#                                               an allreduce; 36 s on an H200, stopped by its own
+#                                               time budget), dasim-train --device cuda for sgd,
+#                                               local_sgd and dasgd on one GPU, PyTorch training
+#                                               steps of ResNet-50, VGG-16 and BERT-large
 #                                               (scripts/gpu_torch_reference.py) and two ranks
 #                                               sharing the GPU; every output under OUT
 #   scripts/gpu-validation.sh predict DIR       here, on DIR = what came back: the simulator on the
 #                                               same configurations with the fresh calibration,
 #                                               predicted vs measured step time -> DIR/predicted.csv
 #                                               and, for the PyTorch steps, DIR/torch-predicted.csv
+#                                               and DIR/torch-by-kind.csv
 #
 # Why not build on the GPU machine: it reaches no package registry, so SimGrid, Open MPI, OpenBLAS,
 # fmt and nlohmann-json cannot be installed there; the binaries are built here and travel with the
 # libraries they link (the CUDA libraries are the GPU machine's own). The GPU machine returns at
 # most 8 files, so `device` writes 8 (collect): logs.txt (every step's log), summary.txt,
 # h200-measured.json, train-{sgd,local_sgd,dasgd}.json, torch-reference.json and
-# trace-resnet50-amp-b256.json.xz (more traces only with fewer of the other files). DASIM_GPU_STEPS (names, space-separated) runs only those steps;
-# DASIM_GPU_DEADLINE (seconds, default 540) ends the run in time for
-# the device call's 600 s limit; repeated on the warm machine, it runs the steps left.
+# trace-resnet50-amp-b256.json.xz (more traces only with fewer of the other files; a second torch
+# run on the same machine state replaces torch-reference.json: keep the first one's under another
+# name).
 #
-# The calibration can be shortened from the command line of `device` (environment variables):
+# Environment variables of `device`:
+#   DASIM_GPU_STEPS="facts calibrate"    only the steps named (facts cuda-tests calibrate torch train
+#                                        shared-gpu; an unknown name is refused)
+#   DASIM_GPU_DEADLINE=540               seconds after which no step starts, and each step's limit
+#                                        is cut to what is left (the device call's limit is 600 s)
+#   DASIM_GPU_TORCH_ARGS="--only A,B --traces A"   arguments of scripts/gpu_torch_reference.py
 #   DASIM_GPU_CALIBRATE_BATCHES=64,256   the per-shape batches (default 32,64,128,256; fewer batches
 #                                        are the big saving: the convs take most of the suite)
 #   DASIM_GPU_CALIBRATE_BUDGET=120       seconds after which the suite starts no optional part
-#                                        (default 200; the step itself is killed at 330 s)
+#                                        (default 200; the step's own limit is 330 s)
 #   DASIM_GPU_CALIBRATE_QUICK=1          the --quick suite instead (seconds; a smoke test)
 #
 # `device` is resumable: each finished step leaves a mark in $STATE (default /tmp/dasim-gpu-state,
 # which lives as long as the machine stays warm) and is skipped when run again; its outputs are
-# kept there and copied to OUT at the end. It prints a short summary last. Exit status: 0 all steps
-# ran, 1 a step failed (the others still ran), 2 bad arguments or no usable GPU.
+# kept there and copied to OUT after every step. It prints a short summary last. Exit status: 0 all
+# steps ran, 1 a step failed or was not started (the others still ran), 2 bad arguments or no
+# usable GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC=$(pwd)
@@ -119,6 +126,8 @@ environment() {
       mkdir -p "$root" && tar xJf "$BUNDLE/bundle.tar.xz" -C "$root" || die "device: cannot unpack $BUNDLE/bundle.tar.xz"
     fi
   fi
+  # The GPU machine's own programs (its python3 and PyTorch) run with its own libraries.
+  export DASIM_GPU_ORIGINAL_LD_LIBRARY_PATH=${DASIM_GPU_ORIGINAL_LD_LIBRARY_PATH-${LD_LIBRARY_PATH:-}}
   local cuda_dirs
   cuda_dirs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
     /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' ':')
@@ -259,7 +268,8 @@ train_all() {
 # VGG-16 and BERT-large on random data, and one profiled ResNet-50 step (scripts/gpu_torch_reference.py).
 torch_reference() {
   # shellcheck disable=SC2086  # DASIM_GPU_TORCH_ARGS: more arguments, e.g. --only A,B --traces A
-  PYTHONUNBUFFERED=1 python3 "$SRC/scripts/gpu_torch_reference.py" --out "$STATE" ${DASIM_GPU_TORCH_ARGS:-}
+  LD_LIBRARY_PATH=$DASIM_GPU_ORIGINAL_LD_LIBRARY_PATH PYTHONUNBUFFERED=1 \
+    python3 "$SRC/scripts/gpu_torch_reference.py" --out "$STATE" ${DASIM_GPU_TORCH_ARGS:-}
 }
 
 # Two ranks on the one GPU: NCCL may refuse two ranks on one device; the log says what happened.
@@ -297,6 +307,10 @@ collect() {
 device() {
   local out=${1:-}
   [ -n "$out" ] || usage
+  local known=" facts cuda-tests calibrate torch train shared-gpu " name
+  for name in ${DASIM_GPU_STEPS:-}; do
+    [[ $known == *" $name "* ]] || die "device: DASIM_GPU_STEPS: unknown step '$name' (steps:$known)"
+  done
   mkdir -p "$out" "$STATE" || die "device: cannot create $out or $STATE"
   environment
   if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then

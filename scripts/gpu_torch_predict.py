@@ -12,10 +12,19 @@ step (forward + backward + update). It writes DIR/torch-predicted.csv:
     <calibration>_vs_gpu_pct, ...
 
 where <calibration> is each calibration file's stem, error_pct is against the measured step and
-vs_gpu_pct against the trace's GPU time. Where two runs measured a configuration, the later one
-(the JSON's date) is used: the traces are of the later run. The trace's GPU time is a measurement, not a
-prediction: against measured_step_s it tells a GPU-bound step (close) from a host-bound one (the
-GPU idles while PyTorch's host thread issues the next kernels), which no GPU-side model predicts.
+vs_gpu_pct against the trace's GPU time. Where two runs measured a configuration, the later one's
+step time (the JSON's date) is used; a trace may come from either run. The trace's GPU time is a
+measurement, not a prediction: against measured_step_s it tells a GPU-bound step (close) from a
+host-bound one (the GPU idles while PyTorch's host thread issues the next kernels), which no
+GPU-side model predicts.
+
+For the traced configurations it also writes DIR/torch-by-kind.csv, the same times by layer kind:
+
+    config, kind, trace_s, <calibration>_s, ...
+
+with forward + backward per kind and a row `update` (the trace's GPU time outside the layers; the
+prediction's update). A trace's kinds are the importer's (docs/workloads.md): attention's kernels
+run inside the linear modules' calls there, so it has no `attention` row of its own.
 
 Bad input (a missing or malformed file) is one line on stderr and exit status 2.
 """
@@ -54,8 +63,8 @@ def show_args(result):
     return args
 
 
-def trace_gpu_s(bin_dir, work, packed, result):
-    """The GPU time of the profiled step: its imported layers' and update's kernel time."""
+def trace_by_kind(bin_dir, work, packed, result):
+    """The profiled step's GPU kernel time by layer kind (forward + backward) and its update."""
     trace = os.path.join(work, os.path.basename(packed)[: -len(".xz")])
     with lzma.open(packed, "rb") as source, open(trace, "wb") as target:
         target.write(source.read())
@@ -66,8 +75,27 @@ def trace_gpu_s(bin_dir, work, packed, result):
     if done.returncode != 0:
         fail(f"{packed}: dasim workload import: {done.stderr.strip()}")
     imported = load_json(workload)
-    layers = sum(l.get("forward_time_s", 0) + l.get("backward_time_s", 0) for l in imported["layers"])
-    return layers + imported.get("update_time_s", 0)
+    kinds = {}
+    for layer in imported["layers"]:
+        kinds[layer["kind"]] = kinds.get(layer["kind"], 0) + layer.get("forward_time_s", 0) + layer.get(
+            "backward_time_s", 0)
+    kinds["update"] = imported.get("update_time_s", 0)
+    return kinds
+
+
+def predicted_by_kind(step):
+    """A `dasim workload show` step's time by layer kind (forward + backward) and its update."""
+    kinds = {k["kind"]: k["forward_s"] + k["backward_s"] for k in step["by_kind"]}
+    kinds["update"] = step["update_s"]
+    return kinds
+
+
+def write_csv(path, rows):
+    with open(path + ".tmp", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(path + ".tmp", path)
 
 
 def main():
@@ -90,28 +118,34 @@ def main():
         for result in document["results"]:
             results[result["name"]] = result
     stems = [os.path.splitext(os.path.basename(c))[0] for c in args.calibration]
-    rows = []
+    rows, kind_rows = [], []
     with tempfile.TemporaryDirectory() as work:
         for name, result in results.items():
             measured = float(result["step_time_median_s"])
             row = {"config": name, "measured_step_s": f"{measured:.6g}", "trace_gpu_s": ""}
             packed = os.path.join(args.dir, f"trace-{name}.json.xz")
-            if os.path.exists(packed):
-                row["trace_gpu_s"] = f"{trace_gpu_s(args.bin, work, packed, result):.6g}"
+            traced = trace_by_kind(args.bin, work, packed, result) if os.path.exists(packed) else None
+            gpu = sum(traced.values()) if traced else None
+            if traced:
+                row["trace_gpu_s"] = f"{gpu:.6g}"
+            predicted = {}
             for stem, calibration in zip(stems, args.calibration):
                 step = dasim_json(args.bin, ["workload", "show", result["model"], "--calibration", calibration]
-                                  + show_args(result))["step"]["step_s"]
-                row[f"{stem}_step_s"] = f"{step:.6g}"
-                row[f"{stem}_error_pct"] = f"{(step - measured) / measured * 100:.1f}"
-                gpu = float(row["trace_gpu_s"]) if row["trace_gpu_s"] else None
-                row[f"{stem}_vs_gpu_pct"] = f"{(step - gpu) / gpu * 100:.1f}" if gpu else ""
+                                  + show_args(result))["step"]
+                predicted[stem] = predicted_by_kind(step)
+                row[f"{stem}_step_s"] = f"{step['step_s']:.6g}"
+                row[f"{stem}_error_pct"] = f"{(step['step_s'] - measured) / measured * 100:.1f}"
+                row[f"{stem}_vs_gpu_pct"] = f"{(step['step_s'] - gpu) / gpu * 100:.1f}" if gpu else ""
             rows.append(row)
+            if traced:
+                kinds = sorted(set(traced) | set().union(*predicted.values()), key=lambda k: (k == "update", k))
+                for kind in kinds:
+                    kind_rows.append({"config": name, "kind": kind, "trace_s": f"{traced.get(kind, 0):.6g}",
+                                      **{f"{stem}_s": f"{predicted[stem].get(kind, 0):.6g}" for stem in stems}})
     target = os.path.join(args.dir, "torch-predicted.csv")
-    with open(target + ".tmp", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    os.replace(target + ".tmp", target)
+    write_csv(target, rows)
+    if kind_rows:
+        write_csv(os.path.join(args.dir, "torch-by-kind.csv"), kind_rows)
     for row in rows:
         print(f"{row['config']:>30}: measured {float(row['measured_step_s']) * 1e3:7.2f} ms"
               + (f", GPU {float(row['trace_gpu_s']) * 1e3:7.2f} ms" if row["trace_gpu_s"] else "")

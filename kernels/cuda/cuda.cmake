@@ -14,12 +14,15 @@ if(NOT DASIM_CUDA)
   message(STATUS "kernels/: CUDA suite not built (no CUDA compiler found or DASIM_CUDA=OFF)")
   return()
 endif()
-# sm_90 machine code (H100/H200) plus compute_90 PTX the driver can JIT for newer GPUs, unless the
-# command line names others. Set before enable_language, which would otherwise cache nvcc's own
-# default (sm_75 for nvcc 13), and as a cache entry, so the executor's CUDA trainer (its own
-# enable_language in executor/) compiles for the same ones.
+# sm_80 (A100) and sm_90 (H100/H200) machine code plus compute_90 PTX the driver can JIT for newer
+# GPUs, unless the command line names others. Set before enable_language, which would otherwise
+# cache nvcc's own default (sm_75 for nvcc 13: every kernel JIT-compiled from PTX at start), and as
+# a cache entry, so the executor's CUDA trainer (its own enable_language in executor/, for its loss
+# kernel) compiles for the same ones. A build folder configured before this default keeps its cached
+# value: configure afresh or pass -DCMAKE_CUDA_ARCHITECTURES.
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-  set(CMAKE_CUDA_ARCHITECTURES "90-real;90-virtual" CACHE STRING "CUDA architectures of the CUDA suite and trainer")
+  set(CMAKE_CUDA_ARCHITECTURES "80-real;90-real;90-virtual"
+      CACHE STRING "CUDA architectures of the CUDA suite and trainer")
 endif()
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)

@@ -54,8 +54,10 @@ void fill_values(void* ptr, size_t elements, DType t);
 Stats time_events(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps);
 
 // Times the GPU's work of `fn` alone: each repetition is enqueued behind a kernel that holds the
-// stream for longer than the host takes to enqueue `fn`, so the event pair brackets the kernels
-// running back to back, as in a framework whose host runs ahead of the GPU. Without the hold,
+// stream for longer than the host takes to enqueue `fn` (3x the last warm-up call's enqueue time
+// plus 20 us; a repetition the host outruns is measured again behind twice its enqueue time, up
+// to 20 ms), so the event pair brackets the kernels running back to back, as in a framework whose
+// host runs ahead of the GPU. Without the hold,
 // cuDNN's legacy API (about 0.1 ms of host time per convolution call on an H200 machine with cuDNN
 // 9.19) made small convolutions read 2-5x slower than PyTorch's kernels of the same shapes.
 Stats time_gpu(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps);

@@ -20,6 +20,8 @@ expect_status "unknown step" 2 "usage:" bash "$script" calibrate
 expect_status "device without OUT" 2 "usage:" bash "$script" device
 DASIM_GPU_BUNDLE=$WORK/nothing expect_status "device without a bundle" 2 "no bundle at $WORK/nothing" \
   bash "$script" device "$WORK/out1"
+DASIM_GPU_STEPS="facts calibrat" expect_status "an unknown step" 2 "DASIM_GPU_STEPS: unknown step 'calibrat'" \
+  bash "$script" device "$WORK/out0"
 
 # A bundle of this build's binaries; this machine has no GPU (the test is skipped where one is).
 if ! { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }; then
@@ -81,7 +83,18 @@ for r in rows:
     for stem in ("h200-datasheet", "h200-measured"):
         step = float(r[f"{stem}_step_s"])
         assert abs(float(r[f"{stem}_error_pct"]) - (step - measured) / measured * 100) < 0.06, r
-print("ok: torch comparison (4 traces with their models' parameter counts, 10 configurations)")
+# By kind: each traced configuration's kinds and update add up to its GPU time and, per
+# calibration, to the predicted step.
+kinds = list(csv.DictReader(open(os.path.join(run, "torch-by-kind.csv"))))
+for r in rows:
+    if not r["trace_gpu_s"]:
+        continue
+    mine = [k for k in kinds if k["config"] == r["config"]]
+    assert mine and mine[-1]["kind"] == "update", mine
+    assert abs(sum(float(k["trace_s"]) for k in mine) / float(r["trace_gpu_s"]) - 1) < 1e-4, r["config"]
+    for stem in ("h200-datasheet", "h200-measured"):
+        assert abs(sum(float(k[f"{stem}_s"]) for k in mine) / float(r[f"{stem}_step_s"]) - 1) < 1e-4, (r, stem)
+print("ok: torch comparison (4 traces with their models' parameter counts, 10 configurations, by kind)")
 PY
 DASIM_BIN=$BIN expect_status "torch predict without a run" 2 "no torch-reference" \
   /usr/bin/python3 "$SRC/scripts/gpu_torch_predict.py" --bin "$BIN" --dir "$WORK/back" --calibration x.json
