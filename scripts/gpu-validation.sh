@@ -69,6 +69,17 @@ die() {  # bad input or no GPU: one line, exit 2
 
 # ---------------------------------------------------------------------------------------------
 # bundle: build here and collect what the GPU machine needs.
+
+# copy_linked_libraries TREE FILE...: every shared library the FILEs link, into TREE/lib, except
+# the C/C++ runtime (newer there) and CUDA's (the GPU machine's own match its driver).
+copy_linked_libraries() {
+  local tree=$1
+  shift
+  ldd "$@" 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
+    while read -r lib; do [ -e "$tree/lib/$(basename "$lib")" ] || cp -L "$lib" "$tree/lib/"; done
+}
+
 bundle() {
   command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || die "bundle: no nvcc here (the CUDA targets need it)"
   local build=$SRC/build-gpu
@@ -83,11 +94,7 @@ bundle() {
   rm -rf "$tree" && mkdir -p "$tree/bin" "$tree/lib"
   cp "$build"/bin/{dasim,dasim-calibrate-cuda,dasim-train,dasim-train-cuda,dasim-mpi-allreduce-bench} "$tree/bin/"
   strip --strip-unneeded "$tree"/bin/*
-  # Every shared library they link except the C/C++ runtime (newer there) and CUDA's (the GPU
-  # machine's own match its driver).
-  ldd "$tree"/bin/* | awk '/=> \//{print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
-    while read -r lib; do cp -L "$lib" "$tree/lib/"; done
+  copy_linked_libraries "$tree" "$tree"/bin/*
   # Open MPI's launcher and its plugins, for the tests (they start ranks with mpirun) and the
   # ranks-sharing-a-GPU run; Debian's Open MPI loads PMIx as a plugin, and PMIx has plugins of its
   # own, so both plugin folders travel with the libraries they link.
@@ -103,10 +110,7 @@ bundle() {
       cp -rL "$pmix/lib/pmix" "$tree/pmix/lib/"
       cp -rL "$pmix/share" "$tree/pmix/share"
     fi
-    ldd "$tree"/openmpi/bin/* "$tree"/openmpi/lib/openmpi3/*.so "$tree"/pmix/lib/pmix/*.so 2>/dev/null |
-      awk '/=> \//{print $3}' | sort -u |
-      grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/libcu|/libnccl|/libnv' |
-      while read -r lib; do [ -e "$tree/lib/$(basename "$lib")" ] || cp -L "$lib" "$tree/lib/"; done
+    copy_linked_libraries "$tree" "$tree"/openmpi/bin/* "$tree"/openmpi/lib/openmpi3/*.so "$tree"/pmix/lib/pmix/*.so
   fi
   # Compressed: the libraries are 80 MB as they are (SimGrid brings ns-3), 17 MB with xz.
   rm -rf "$BUNDLE" && mkdir -p "$BUNDLE"
@@ -288,8 +292,9 @@ shared_gpu() {
 # The 8 files that come back (the GPU machine returns at most 8): copied after every step, so a
 # run stopped by the call's limit still returns what it measured.
 collect() {
-  local out=$1
-  for f in facts cuda-tests calibrate train torch shared-gpu; do
+  local out=$1 spec f
+  for spec in "${STEPS[@]}"; do
+    f=${spec%% *}
     [ -e "$STATE/$f.log" ] && { echo "======== $f"; cat "$STATE/$f.log"; }
   done >"$out/logs.txt"
   for f in h200-measured.json train-sgd.json train-local_sgd.json train-dasgd.json torch-reference.json; do
@@ -304,10 +309,15 @@ collect() {
   fi
 }
 
+# The steps of `device`, "NAME LIMIT_S FUNCTION", most valuable first: the CUDA path at all, the
+# measured calibration, the framework reference.
+STEPS=("facts 60 facts" "cuda-tests 240 cuda_tests" "calibrate 330 calibrate" "torch 300 torch_reference"
+  "train 180 train_all" "shared-gpu 90 shared_gpu")
+
 device() {
   local out=${1:-}
   [ -n "$out" ] || usage
-  local known=" facts cuda-tests calibrate torch train shared-gpu " name
+  local known=" ${STEPS[*]%% *} " name spec
   for name in ${DASIM_GPU_STEPS:-}; do
     [[ $known == *" $name "* ]] || die "device: DASIM_GPU_STEPS: unknown step '$name' (steps:$known)"
   done
@@ -321,9 +331,7 @@ device() {
   DEADLINE=$((SECONDS + ${DASIM_GPU_DEADLINE:-540}))
   touch "$STATE/summary.txt"
   echo "---- run at $(date -u +%H:%M:%S)" >>"$STATE/summary.txt"
-  # Most valuable first: the CUDA path at all, the measured calibration, the framework reference.
-  for spec in "facts 60 facts" "cuda-tests 240 cuda_tests" "calibrate 330 calibrate" "torch 300 torch_reference" \
-    "train 180 train_all" "shared-gpu 90 shared_gpu"; do
+  for spec in "${STEPS[@]}"; do
     # DASIM_GPU_STEPS="facts train" runs only the steps it names.
     if [ -n "${DASIM_GPU_STEPS:-}" ] && [[ " $DASIM_GPU_STEPS " != *" ${spec%% *} "* ]]; then continue; fi
     # shellcheck disable=SC2086

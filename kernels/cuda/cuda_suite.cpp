@@ -9,12 +9,12 @@
 #ifdef DASIM_HAVE_CUDNN
 #include <cudnn.h>
 #endif
-
-#include <algorithm>
-#include <chrono>
 #ifdef DASIM_HAVE_NCCL
 #include <nccl.h>
 #endif
+
+#include <algorithm>
+#include <chrono>
 
 namespace dasim::kernels {
 
@@ -25,62 +25,81 @@ bool supports_precision(int sm, const std::string& precision) {
   return true;
 }
 
+namespace {
+
+// The host's time to run `fn` (for work enqueued on a stream: its enqueue time).
+double host_time_s(const std::function<void()>& fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A pair of CUDA events, destroyed with it (also when a check throws between two samples).
+class EventPair {
+ public:
+  EventPair() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    if (cudaError_t status = cudaEventCreate(&stop_); status != cudaSuccess) {
+      cudaEventDestroy(start_);
+      check(status, "cudaEventCreate");
+    }
+  }
+  ~EventPair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+
+  // The GPU time from before to after the work `fn` enqueues on `stream`; `*host_s`, when given,
+  // receives the host's time to enqueue it.
+  double time_s(const std::function<void()>& fn, cudaStream_t stream, double* host_s = nullptr) {
+    check(cudaEventRecord(start_, stream), "cudaEventRecord");
+    const double enqueue_s = host_time_s(fn);
+    if (host_s) *host_s = enqueue_s;
+    check(cudaEventRecord(stop_, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace
+
 Stats time_events(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) fn();
   check(cudaStreamSynchronize(stream), "warm-up");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  EventPair events;
   std::vector<double> times_s;
-  for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    fn();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    times_s.push_back(ms * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  for (int r = 0; r < reps; ++r) times_s.push_back(events.time_s(fn, stream));
   return summarize(times_s);
 }
 
 Stats time_gpu(const std::function<void()>& fn, cudaStream_t stream, int warmup, int reps) {
-  using Clock = std::chrono::steady_clock;
-  auto enqueue_s = [&fn] {
-    const auto start = Clock::now();
-    fn();
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
   // The last warm-up call's enqueue time is the steady one (the first calls build plans).
   double enqueue = 0;
-  for (int i = 0; i < std::max(warmup, 1); ++i) enqueue = enqueue_s();
+  for (int i = 0; i < std::max(warmup, 1); ++i) enqueue = host_time_s(fn);
   check(cudaStreamSynchronize(stream), "warm-up");
   constexpr double kLongestHold_s = 0.02;
   double hold_s = std::clamp(3 * enqueue + 20e-6, 20e-6, kLongestHold_s);
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  EventPair events;
   std::vector<double> times_s;
   while (static_cast<int>(times_s.size()) < reps) {
     hold_stream(stream, hold_s);
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    const double took = enqueue_s();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    double took = 0;
+    const double sample_s = events.time_s(fn, stream, &took);
     // The host outran the hold, so the sample may hold host time: hold longer and measure it
     // again. Past the longest hold (a call whose enqueue takes over 20 ms) the sample is kept.
     if (took > hold_s && hold_s < kLongestHold_s) {
       hold_s = std::min(2 * took, kLongestHold_s);
       continue;
     }
-    times_s.push_back(ms * 1e-3);
+    times_s.push_back(sample_s);
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return summarize(times_s);
 }
 

@@ -6,7 +6,6 @@
 set -euo pipefail
 source "$2/tests/executor/cli_helpers.bash"
 
-SMALL=(--features 64 --classes 10 --samples 4096 --noise 1.5 --hidden 64,64 --lr 0.1 --quiet)
 mpi2 --schedule sgd --steps 40 --bucket 4KiB --batch 32 -o "$WORK/whole.json" "${SMALL[@]}" || fail "batch 32 run failed"
 mpi2 --schedule sgd --steps 40 --bucket 4KiB --batch 8 --gradient-accumulation-steps 4 --check-consistency --verify \
   -o "$WORK/micro.json" "${SMALL[@]}" || fail "accumulation run failed"

@@ -42,13 +42,9 @@ PY
 done
 # Gradient accumulation on the GPU: 4 micro-batches of 8 train as one batch of 32 (cuBLAS adds
 # each micro-batch's gradients with beta 1), as on the CPU (executor_accumulation.sh).
-UNBATCHED=()  # TASK without its --batch
-for ((i = 0; i < ${#TASK[@]}; i++)); do
-  if [ "${TASK[i]}" = --batch ]; then i=$((i + 1)); else UNBATCHED+=("${TASK[i]}"); fi
-done
-mpi1 --device cuda --schedule sgd --steps 40 --batch 32 -o "$WORK/gpu_whole.json" "${UNBATCHED[@]}" || fail "cuda batch 32"
+mpi1 --device cuda --schedule sgd --steps 40 --batch 32 -o "$WORK/gpu_whole.json" "${SMALL[@]}" || fail "cuda batch 32"
 mpi1 --device cuda --schedule sgd --steps 40 --batch 8 --gradient-accumulation-steps 4 -o "$WORK/gpu_micro.json" \
-  "${UNBATCHED[@]}" || fail "cuda 4 x 8"
+  "${SMALL[@]}" || fail "cuda 4 x 8"
 same_loss_curve "$WORK/gpu_whole.json" "$WORK/gpu_micro.json" 40 1e-4 "cuda 4 x 8 vs 32" ||
   fail "cuda: 4 micro-batches of 8 are not one batch of 32"
 if [ "$gpus" -ge 2 ]; then

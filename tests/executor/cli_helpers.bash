@@ -12,8 +12,10 @@ mpi1() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$TRAIN" "
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # json FILE EXPR: prints the Python expression EXPR evaluated with d = the parsed file.
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
-# A small, quick task every schedule learns within the step budget.
-TASK=(--features 64 --classes 10 --samples 4096 --noise 1.5 --hidden 64,64 --batch 32 --lr 0.1 --quiet)
+# A small, quick task every schedule learns within the step budget; SMALL is it without a batch
+# (for tests that choose the batch themselves, e.g. micro-batches against one large batch).
+SMALL=(--features 64 --classes 10 --samples 4096 --noise 1.5 --hidden 64,64 --lr 0.1 --quiet)
+TASK=("${SMALL[@]}" --batch 32)
 # same_loss_curve A.json B.json STEPS TOLERANCE LABEL: both runs have STEPS losses and the largest
 # relative difference between their loss curves is below TOLERANCE (printed, labelled LABEL).
 same_loss_curve() {
