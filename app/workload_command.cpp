@@ -81,6 +81,7 @@ void add_workload_command(CLI::App& app) {
     std::string optimizer;
     std::string grad_clip;
     std::string zero_grad;
+    std::string activation_checkpointing;
     std::string calibration;
     int sequence_length = 0;
     std::string bucket_cap = "25MiB";
@@ -111,6 +112,8 @@ void add_workload_command(CLI::App& app) {
   show->add_option("--zero-grad", o->zero_grad,
                    "set_to_none, zero (PyTorch 1.x zero_grad(): a fill per tensor, backward accumulates) or "
                    "fill_only (apex amp)");
+  show->add_option("--activation-checkpointing", o->activation_checkpointing,
+                   "none or blocks (each block's forward runs again before its backward)");
   show->add_option("--calibration", o->calibration,
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
@@ -132,12 +135,17 @@ void add_workload_command(CLI::App& app) {
     if (!o->optimizer.empty()) options.optimizer = workload::parse_optimizer(o->optimizer);
     if (!o->grad_clip.empty()) options.grad_clip = workload::parse_grad_clip(o->grad_clip);
     if (!o->zero_grad.empty()) options.zero_grad = workload::parse_zero_grad(o->zero_grad);
+    if (!o->activation_checkpointing.empty())
+      options.activation_checkpointing =
+          workload::parse_activation_checkpointing(o->activation_checkpointing);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
     workload::Workload w = [&] {
       try {
         return workload::load_workload(o->spec, options);
       } catch (const workload::SequenceLengthError& e) {
         throw InputError(std::string("--seq-len: ") + e.what());  // the model says what, the CLI where
+      } catch (const workload::CheckpointingError& e) {
+        throw InputError(std::string("--activation-checkpointing: ") + e.what());
       }
     }();
     std::optional<calibration::Calibration> cal;

@@ -95,6 +95,10 @@ struct Layer {
   std::optional<double> forward_time_s;
   std::optional<double> backward_time_s;
   int measured_batch = 0;
+  // The repeated block the layer belongs to ("h.3": a transformer layer), empty for none: what
+  // activation checkpointing wraps and recomputes (activation_checkpointing.hpp). A block's layers
+  // are contiguous.
+  std::string block;
 };
 
 std::string to_string(LayerKind kind);

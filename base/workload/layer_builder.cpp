@@ -103,6 +103,12 @@ void CnnBuilder::linear(const std::string& name, int out_features, bool bias) {
 SequenceBuilder::SequenceBuilder(Precision precision, int sequence_length, int hidden)
     : precision_(precision), seq_(sequence_length), hidden_(hidden) {}
 
+Layer& SequenceBuilder::push(Layer layer) {
+  layer.block = block_;
+  layers_.push_back(std::move(layer));
+  return layers_.back();
+}
+
 Layer& SequenceBuilder::add(const std::string& name, LayerKind kind, double forward_flops,
                             double backward_flops, double touched_elements, int64_t params) {
   Layer layer;
@@ -112,8 +118,7 @@ Layer& SequenceBuilder::add(const std::string& name, LayerKind kind, double forw
   layer.backward_flops = backward_flops;
   layer.params = params;
   layer.activation_bytes = touched_elements * activation_bytes_per_element(precision_);
-  layers_.push_back(std::move(layer));
-  return layers_.back();
+  return push(std::move(layer));
 }
 
 void SequenceBuilder::embedding(const std::string& name, const std::vector<int64_t>& table_rows) {
@@ -165,7 +170,7 @@ void SequenceBuilder::dropout(const std::string& name, double elements) {
   layer.kind = LayerKind::elementwise;
   layer.activation_bytes = elements * (2 * bytes + 1);
   layer.backward_activation_bytes = elements * (2 * bytes + 1);
-  layers_.push_back(std::move(layer));
+  push(std::move(layer));
 }
 
 void SequenceBuilder::dropout(const std::string& name) {
@@ -203,7 +208,7 @@ void SequenceBuilder::lm_loss(const std::string& name, int64_t vocab) {
   shift.kind = LayerKind::elementwise;
   shift.activation_bytes = 2 * shifted * a;
   shift.backward_activation_bytes = full * a + 2 * shifted * a;
-  layers_.push_back(std::move(shift));
+  push(std::move(shift));
   // CrossEntropyLoss = log_softmax + nll_loss. Autocast runs both in fp32 (PyTorch's autocast op
   // list: log_softmax, nll_loss), so the half logits are cast up first and the gradient cast
   // back. Forward: log_softmax reads the logits and writes the log-probabilities (nll_loss

@@ -110,16 +110,22 @@ class SequenceBuilder {
   // nll_loss over them; under autocast in fp32, with the cast of the logits up and of their
   // gradient down). Memory-bound: the bytes are in layer_builder.cpp.
   void lm_loss(const std::string& name, int64_t vocab);
+  // The layers added from here on belong to block `name` (a transformer layer: what activation
+  // checkpointing wraps), until end_block().
+  void begin_block(const std::string& name) { block_ = name; }
+  void end_block() { block_.clear(); }
 
   std::vector<Layer> take() { return std::move(layers_); }
 
  private:
+  Layer& push(Layer layer);  // appends it in the open block
   Layer& add(const std::string& name, LayerKind kind, double forward_flops, double backward_flops,
              double touched_elements, int64_t params);
 
   Precision precision_;
   int seq_;
   int hidden_;
+  std::string block_;
   std::vector<Layer> layers_;
 };
 

@@ -33,6 +33,7 @@ Workload bert_large(Precision precision, int sequence_length) {
   b.dropout("embeddings.dropout");
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("encoder.layer.{}.", i);
+    b.begin_block(p.substr(0, p.size() - 1));
     // Three projections, as HuggingFace's and DeepLearningExamples' BertSelfAttention run them
     // (nn.Linear query, key and value): three GEMMs of a third of the fused one's width.
     for (const char* projection : {"query", "key", "value"})
@@ -47,6 +48,7 @@ Workload bert_large(Precision precision, int sequence_length) {
     b.dropout(p + "output.dropout");
     b.layer_norm(p + "output.LayerNorm", true);
   }
+  b.end_block();
   b.linear("pooler.dense", hidden, hidden, true, 1);
   b.activation("pooler.tanh", hidden, 1);
 
@@ -63,6 +65,7 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
   b.dropout("drop");
   for (int i = 0; i < layers; ++i) {
     std::string p = fmt::format("h.{}.", i);
+    b.begin_block(p.substr(0, p.size() - 1));
     b.layer_norm(p + "ln_1", false);
     b.linear(p + "attn.c_attn", d, 3 * d, true);
     b.attention(p + "attn.core", heads, SequenceBuilder::AttentionMask::causal_where);
@@ -76,6 +79,7 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
     b.dropout(p + "mlp.dropout");
     b.residual_add(p + "mlp.add");
   }
+  b.end_block();
   b.layer_norm("ln_f", false);
   // Tied to wte: the GEMM and its two gradients are real work, the parameters are counted once.
   b.linear("lm_head", d, int(vocab), false, -1, false);

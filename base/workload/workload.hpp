@@ -3,6 +3,7 @@
 // gradient buckets (buckets.hpp) are planned over the same list.
 #pragma once
 
+#include "workload/activation_checkpointing.hpp"
 #include "workload/grad_clip.hpp"
 #include "workload/layer.hpp"
 #include "workload/optimizer.hpp"
@@ -25,10 +26,12 @@ struct Workload {
   Optimizer optimizer = Optimizer::sgd_momentum;  // whose update the compute model charges
   GradClip grad_clip = GradClip::none;            // global-norm clipping before the update
   ZeroGrad zero_grad = ZeroGrad::set_to_none;     // how gradients are cleared between steps
-  std::vector<Layer> layers;                      // forward order
-  std::string sample_name = "sample";             // "image" or "sequence" for the built-ins
-  int sequence_length = 0;                        // tokens per sequence (0 for image models)
-  int measured_batch = 0;                         // batch the layers' measured times are for (0: no times)
+  // Blocks whose forward is run again before their backward (activation_checkpointing.hpp).
+  ActivationCheckpointing activation_checkpointing = ActivationCheckpointing::none;
+  std::vector<Layer> layers;           // forward order
+  std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
+  int sequence_length = 0;             // tokens per sequence (0 for image models)
+  int measured_batch = 0;              // batch the layers' measured times are for (0: no times)
   // A step's compute outside the layers (optimizer update, batch copy), measured by a profiler;
   // when set it replaces the bandwidth model of the update (compute::ComputeModel::update_time_s).
   std::optional<double> update_time_s;

@@ -5,6 +5,7 @@
 #include "common/errors.hpp"
 #include "common/json_reader.hpp"
 #include "workload/builtin_models.hpp"
+#include "workload/recompute.hpp"
 
 #include <fmt/format.h>
 
@@ -108,6 +109,11 @@ Layer read_layer(ObjectReader r) {
   layer.backward_activation_bytes = optional_non_negative(r, "backward_activation_bytes");
   if (r.has("conv")) layer.conv = read_conv(r.object("conv"));
   if (r.has("gemm")) layer.gemm = read_gemm(r.object("gemm"));
+  if (auto block = r.optional_string("block")) {
+    if (block->empty())
+      r.fail("block", "expected a block name, got an empty string (leave the key out for none)");
+    layer.block = *block;
+  }
   r.finish();
 
   if (forward_flops.has_value() != backward_flops.has_value())
@@ -139,6 +145,9 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
     w.optimizer = parse_optimizer(*optimizer, file, "optimizer");
   if (auto clip = r.optional_string("grad_clip")) w.grad_clip = parse_grad_clip(*clip, file, "grad_clip");
   if (auto zero = r.optional_string("zero_grad")) w.zero_grad = parse_zero_grad(*zero, file, "zero_grad");
+  if (auto checkpointing = r.optional_string("activation_checkpointing"))
+    w.activation_checkpointing =
+        parse_activation_checkpointing(*checkpointing, file, "activation_checkpointing");
   if (r.has("sequence_length")) w.sequence_length = positive_int(r, "sequence_length");
   auto measured_batch = r.optional_positive_integer("measured_batch");
   if (auto update = r.optional_time_s("update_time_s")) {
@@ -155,6 +164,11 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
     if (r.has(derived)) (void)r.raw(derived);
   r.finish();
   if (w.layers.empty()) r.fail("layers", "expected at least one layer");
+  if (int split = first_split_block_layer(w.layers); split >= 0)
+    throw InputError(
+        file, fmt::format("layers[{}].block", split),
+        fmt::format("block \"{}\" again after another block: a block's layers must be contiguous",
+                    w.layers[size_t(split)].block));
 
   bool any_times = std::any_of(w.layers.begin(), w.layers.end(),
                                [](const Layer& l) { return l.forward_time_s.has_value(); });
@@ -210,6 +224,12 @@ Workload load_workload(const std::string& spec_or_file, const WorkloadOptions& o
   if (options.optimizer) w.optimizer = *options.optimizer;
   if (options.grad_clip) w.grad_clip = *options.grad_clip;
   if (options.zero_grad) w.zero_grad = *options.zero_grad;
+  if (options.activation_checkpointing) w.activation_checkpointing = *options.activation_checkpointing;
+  if (w.activation_checkpointing != ActivationCheckpointing::none && !has_blocks(w))
+    throw CheckpointingError(fmt::format(
+        "activation_checkpointing \"blocks\" recomputes the layers' blocks, and no layer of {} names one "
+        "(a layer's \"block\" key; the built-in transformers have one per layer)",
+        spec_or_file));
   apply_fusion(w, options.fusion);
   apply_memory_format(w, options.memory_format);
   return w;
@@ -256,12 +276,15 @@ nlohmann::json to_json(const Workload& w) {
     if (l.conv) j["conv"] = conv_to_json(*l.conv);
     if (l.gemm)
       j["gemm"] = {{"rows_per_sample", l.gemm->rows_per_sample}, {"n", l.gemm->n}, {"k", l.gemm->k}};
+    if (!l.block.empty()) j["block"] = l.block;
     layers.push_back(std::move(j));
   }
   nlohmann::json out{{"name", w.name}, {"precision", to_string(w.precision)}, {"sample_name", w.sample_name}};
   if (w.optimizer != Optimizer::sgd_momentum) out["optimizer"] = to_string(w.optimizer);
   if (w.grad_clip != GradClip::none) out["grad_clip"] = to_string(w.grad_clip);
   if (w.zero_grad != ZeroGrad::set_to_none) out["zero_grad"] = to_string(w.zero_grad);
+  if (w.activation_checkpointing != ActivationCheckpointing::none)
+    out["activation_checkpointing"] = to_string(w.activation_checkpointing);
   if (w.sequence_length > 0) out["sequence_length"] = w.sequence_length;
   if (w.measured_batch > 0) out["measured_batch"] = w.measured_batch;
   if (w.update_time_s) out["update_time_s"] = *w.update_time_s;

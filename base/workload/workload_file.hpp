@@ -31,6 +31,7 @@ struct WorkloadOptions {
   std::optional<Optimizer> optimizer;                        // overrides the file's (default sgd_momentum)
   std::optional<GradClip> grad_clip;                         // overrides the file's (default none)
   std::optional<ZeroGrad> zero_grad;                         // overrides the file's (default set_to_none)
+  std::optional<ActivationCheckpointing> activation_checkpointing;  // overrides the file's (default none)
 };
 
 // A sequence length the workload cannot take (an image model, a file, a built-in's position
@@ -39,6 +40,13 @@ struct WorkloadOptions {
 class SequenceLengthError : public InputError {
  public:
   explicit SequenceLengthError(const std::string& what) : InputError(what) {}
+};
+
+// Activation checkpointing asked of a workload whose layers name no block: nothing to recompute.
+// Its message says what; the caller names where (a scenario's workload, a command-line option).
+class CheckpointingError : public InputError {
+ public:
+  explicit CheckpointingError(const std::string& what) : InputError(what) {}
 };
 
 // `spec_or_file`: a built-in name (builtin_workload_names()) or a path to a workload JSON file.

@@ -5,6 +5,7 @@
 
 #include "common/units.hpp"
 #include "workload/buckets.hpp"
+#include "workload/recompute.hpp"
 #include "workload/shape_key.hpp"
 
 #include <fmt/format.h>
@@ -69,6 +70,10 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
     out += "zero_grad                zero: a fill per tensor, backward adds into the zeroed gradients\n";
   if (w.zero_grad == ZeroGrad::fill_only)
     out += "zero_grad                fill_only: a fill per tensor, backward stores its gradients\n";
+  if (w.activation_checkpointing == ActivationCheckpointing::blocks)
+    out += fmt::format(
+        "activation checkpointing blocks: each of the {} blocks runs its forward again before its backward\n",
+        block_count(w));
   out += fmt::format("conv+linear GMACs/{:<7} {:.4f}\n", w.sample_name, w.conv_linear_macs() / 1e9);
   out += fmt::format("forward GFLOP/{:<11} {:.4f}\n", w.sample_name, w.forward_flops() / 1e9);
   out += fmt::format("backward GFLOP/{:<10} {:.4f}\n", w.sample_name, w.backward_flops() / 1e9);
@@ -96,7 +101,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   const nlohmann::json file = to_json(w);
   oj out;
   for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "zero_grad",
-                          "sequence_length", "measured_batch", "update_time_s"})
+                          "activation_checkpointing", "sequence_length", "measured_batch", "update_time_s"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
   oj shape_keys = oj::array();
@@ -112,6 +117,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
                      {"optimizer", to_string(w.optimizer)},
                      {"grad_clip", to_string(w.grad_clip)},
                      {"zero_grad", to_string(w.zero_grad)},
+                     {"activation_checkpointing", to_string(w.activation_checkpointing)},
                      {"batch", options.batch},
                      {"params", w.total_params()},
                      {"gradient_bytes", w.gradient_bytes()},

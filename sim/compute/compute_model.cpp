@@ -3,11 +3,13 @@
 
 #include "common/errors.hpp"
 #include "workload/parameter_tensors.hpp"
+#include "workload/recompute.hpp"
 #include "workload/shape_key.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace dasim::compute {
 
@@ -250,8 +252,13 @@ double ComputeModel::input_wait_s(double samples, double step_compute_s) const {
 
 double ComputeModel::step_compute_time_s(const workload::Workload& workload, int batch) const {
   double total = update_time_s(workload);
-  for (const auto& layer : workload.layers)
-    total += forward_time_s(layer, batch) + layer_backward_s(workload, layer, batch);
+  std::vector<double> forward_layers_s;
+  for (const auto& layer : workload.layers) {
+    forward_layers_s.push_back(forward_time_s(layer, batch));
+    total += forward_layers_s.back() + layer_backward_s(workload, layer, batch);
+  }
+  for (double recompute_s : workload::recompute_before_backward_s(workload, forward_layers_s))
+    total += recompute_s;
   return total + input_wait_s(batch, total);
 }
 

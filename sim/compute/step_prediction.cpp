@@ -1,6 +1,8 @@
 // A device's predicted step and its reports (see step_prediction.hpp).
 #include "compute/step_prediction.hpp"
 
+#include "workload/recompute.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,9 +20,11 @@ StepPrediction predict_step(const workload::Workload& workload, const ComputeMod
     p.forward_s += p.forward_layers_s.back();
     p.backward_s += p.backward_layers_s.back();
   }
+  for (double recompute_s : workload::recompute_before_backward_s(workload, p.forward_layers_s))
+    p.recompute_s += recompute_s;
   p.update_s = model.update_time_s(workload);
   p.update_parts = model.update_parts(workload);
-  p.input_wait_s = model.input_wait_s(batch, p.forward_s + p.backward_s + p.update_s);
+  p.input_wait_s = model.input_wait_s(batch, p.forward_s + p.backward_s + p.recompute_s + p.update_s);
   return p;
 }
 
@@ -58,6 +62,7 @@ nlohmann::ordered_json to_json(const StepPrediction& p, const workload::Workload
             {"fell_back_to_fp32", model.fell_back_to_fp32()},
             {"forward_s", p.forward_s},
             {"backward_s", p.backward_s},
+            {"recompute_s", p.recompute_s},
             {"update_s", p.update_s},
             {"update_parts",
              {{"optimizer_s", p.update_parts.optimizer_s},
@@ -98,6 +103,9 @@ std::string render_step(const StepPrediction& p, const workload::Workload& workl
   out += fmt::format("  forward   {:10.3f} ms\n  backward  {:10.3f} ms", ms(p.forward_s), ms(p.backward_s));
   if (p.gradient_accumulation_s > 0)
     out += fmt::format(" (of which {:.3f} ms adding into zeroed gradients)", ms(p.gradient_accumulation_s));
+  if (p.recompute_s > 0)
+    out += fmt::format("\n  recompute {:10.3f} ms (activation checkpointing: the blocks' forward again)",
+                       ms(p.recompute_s));
   out += fmt::format("\n  update    {:10.3f} ms{}\n", ms(p.update_s), update_parts_text(p.update_parts));
   if (p.input_wait_s > 0)
     out += fmt::format("  input     {:10.3f} ms (loader slower than the GPU)\n", ms(p.input_wait_s));

@@ -16,10 +16,13 @@ struct StepPrediction {
   int batch = 0;
   std::vector<double> forward_layers_s, backward_layers_s;  // forward order
   double forward_s = 0, backward_s = 0, update_s = 0, input_wait_s = 0;
+  // Activation checkpointing: the blocks' forward run again in the backward (workload/recompute.hpp),
+  // apart from backward_s and the per-layer times so that those stay each layer's own.
+  double recompute_s = 0;
   // Of backward_s: the accumulation into zeroed gradients (workload/zero_grad.hpp).
   double gradient_accumulation_s = 0;
   UpdateParts update_parts;  // update_s by what runs
-  double step_s() const { return forward_s + backward_s + update_s + input_wait_s; }
+  double step_s() const { return forward_s + backward_s + recompute_s + update_s + input_wait_s; }
   double samples_per_s() const { return batch / step_s(); }
 };
 

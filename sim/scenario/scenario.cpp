@@ -50,6 +50,8 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
     }
     try {
       return workload::load_workload(name, options);
+    } catch (const workload::CheckpointingError& e) {
+      throw InputError(file, path, e.what());  // the combination is the scenario's, not the file's
     } catch (const InputError& e) {
       if (is_file) throw;
       throw InputError(file, path, e.what());
@@ -70,6 +72,8 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
     return workload::load_workload(name, options);
   } catch (const workload::SequenceLengthError& e) {
     w.fail("sequence_length", e.what());
+  } catch (const workload::CheckpointingError& e) {
+    w.fail("", e.what());
   }
 }
 
@@ -353,6 +357,9 @@ Scenario load_scenario(const std::string& file) {
     workload_options.grad_clip = workload::parse_grad_clip(*clip, file, "grad_clip");
   if (auto zero = top.optional_string("zero_grad"))
     workload_options.zero_grad = workload::parse_zero_grad(*zero, file, "zero_grad");
+  if (auto checkpointing = top.optional_string("activation_checkpointing"))
+    workload_options.activation_checkpointing =
+        workload::parse_activation_checkpointing(*checkpointing, file, "activation_checkpointing");
   if (auto fusion = top.optional_string("fusion")) {
     workload_options.fusion = workload::parse_fusion(*fusion, file, "fusion");
     sc.fusion = *fusion;

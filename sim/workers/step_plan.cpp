@@ -1,6 +1,7 @@
 #include "workers/step_plan.hpp"
 
 #include "workload/fragments.hpp"
+#include "workload/recompute.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,9 +59,13 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
     bucket_ready_at[buckets[b].ready_after_layer] = static_cast<int>(b);
     plan.bucket_bytes.push_back(buckets[b].bytes);
   }
+  // Activation checkpointing: a block's forward runs again right before its last layer's backward.
+  const std::vector<double> recompute_s =
+      workload::recompute_before_backward_s(workload, plan.forward_layers_s);
   BackwardSegment open;
   for (size_t i = workload.layers.size(); i-- > 0;) {
-    plan.backward_layers_s.push_back(model.layer_backward_s(workload, workload.layers[i], batch, shards));
+    plan.backward_layers_s.push_back(recompute_s[i] +
+                                     model.layer_backward_s(workload, workload.layers[i], batch, shards));
     plan.bucket_after_backward_layer.push_back(bucket_ready_at[i]);
     plan.backward_layers_adds_s.push_back(
         micro_batches > 1 ? model.micro_batch_add_s(workload, workload.layers[i]) : 0.0);

@@ -34,6 +34,8 @@ struct StepPlan {
   std::vector<BackwardSegment> backward;  // in execution order (last layer first)
   // Per layer, in execution order (forward first layer first, backward last layer first): where a
   // rank that polls its collectives between layers (progress polled_rounds) makes its calls.
+  // A backward layer's time holds the recomputed forward that runs before it (activation
+  // checkpointing: its block's, at the block's last layer).
   std::vector<double> forward_layers_s, backward_layers_s;
   std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
   double update_s = 0;                           // the input wait included

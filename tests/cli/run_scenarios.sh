@@ -104,6 +104,10 @@ bad memory_format 'memory_format: expected one of channels_last, nchw, got "nhwc
 bad optimizer 'optimizer: expected one of sgd_momentum, adam, lamb, bert_adam, got "adagrad"' 's["optimizer"] = "adagrad"'
 bad grad_clip 'grad_clip: expected one of none, norm, norm_and_scale, got "always"' 's["grad_clip"] = "always"'
 bad zero_grad 'zero_grad: expected one of set_to_none, zero, fill_only, got "none"' 's["zero_grad"] = "none"'
+bad activation_checkpointing 'activation_checkpointing: expected one of none, blocks, got "all"' \
+  's["activation_checkpointing"] = "all"'
+bad checkpointing_without_blocks 'workloads[0]: activation_checkpointing "blocks" recomputes the layers'"'"' blocks, and no layer of resnet50 names one' \
+  's["activation_checkpointing"] = "blocks"'
 bad unknown_key 'iteration: unknown key' 's["iteration"] = 3'
 bad zero_batch 'batch_per_gpu: expected an integer in 1..1048576, got 0' 's["batch_per_gpu"] = 0'
 bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count' 's["platforms"][0]["nodes"] = [0, 2]'

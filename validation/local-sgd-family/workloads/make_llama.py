@@ -26,10 +26,12 @@ What differs from dasim's built-in GPT-2 / BERT layers, each as the source runs 
 - SwiGLU: the gate's SiLU and the product are one element-wise layer (reads both branches, writes
   one tensor).
 - The cross-entropy over the vocabulary is not a layer (dasim's GPT-2 has none either).
-Not modelled by dasim and left out here: activation checkpointing (the config's `act_ckpt = true`
-recomputes each block's forward in the backward) and gradient accumulation (128 sequences per node
-as micro-batches of 1 per GPU: dasim runs the 16 sequences of a GPU's step as one batch, the same
-FLOPs).
+- Activation checkpointing: the config's `act_ckpt = true` wraps every transformer block of
+  model.layers in checkpoint_wrapper (PrimeIntellect-ai/prime, src/zeroband/utils/activation_ckpt.py,
+  apply_ac_ckpt), so each block is a layer "block" ("layers.N") and the workload asks for
+  `"activation_checkpointing": "blocks"`: each block's forward runs again before its backward.
+Left out here: gradient accumulation (128 sequences per node as micro-batches of 1 per GPU: dasim
+runs the 16 sequences of a GPU's step as one batch, the same FLOPs).
 """
 
 import argparse
@@ -73,6 +75,7 @@ def llama(precision=PRECISION, seq=SEQ):
     b.embedding("tok_embeddings", [VOCAB])
     for i in range(LAYERS):
         p = f"layers.{i}."
+        b.begin_block(p[:-1])
         b.rms_norm(p + "attention_norm")
         b.linear(p + "attention.wqkv", DIM, DIM + 2 * kv_dim, False)
         b.flash_attention(p + "attention.core", kv_dim)
@@ -84,6 +87,7 @@ def llama(precision=PRECISION, seq=SEQ):
         b.swiglu(p + "feed_forward.silu_mul", FFN)
         b.linear(p + "feed_forward.w2", FFN, DIM, False)
         b.residual_add(p + "feed_forward.add")
+    b.end_block()
     b.rms_norm("norm")
     b.linear("output", DIM, VOCAB, False)
     return b.layers
@@ -92,6 +96,7 @@ def llama(precision=PRECISION, seq=SEQ):
 def workload():
     return {"name": NAME, "precision": PRECISION, "sample_name": "sequence", "sequence_length": SEQ,
             "optimizer": "adam",
+            "activation_checkpointing": "blocks",
             "source": "validation/local-sgd-family/workloads/make_llama.py (INTELLECT-1's Llama-3 10B, "
                       "PrimeIntellect-ai/prime llama3_configs['10B'], dasim's layer conventions)",
             "layers": llama()}

@@ -35,12 +35,24 @@ class Builder:
 
     def __init__(self, precision, seq, hidden):
         self.bytes, self.seq, self.hidden, self.layers = ELEMENT_BYTES[precision], seq, hidden, []
+        self.block = None  # the open block (begin_block / end_block), as the layers' "block"
+
+    def begin_block(self, name):
+        self.block = name
+
+    def end_block(self):
+        self.block = None
+
+    def push(self, layer):
+        if self.block is not None:
+            layer["block"] = self.block
+        self.layers.append(layer)
 
     def add(self, name, kind, forward, backward, touched, params=0, **extra):
         layer = {"name": name, "kind": kind, "params": params, "forward_flops": float(forward),
                  "backward_flops": float(backward), "activation_bytes": float(touched * self.bytes)}
         layer.update(extra)
-        self.layers.append(layer)
+        self.push(layer)
 
     def embedding(self, name, rows):
         tokens = self.seq * self.hidden
@@ -67,8 +79,8 @@ class Builder:
     def dropout(self, name, elements=None):
         e = self.seq * self.hidden if elements is None else elements
         moved = float(e * (2 * self.bytes + 1))
-        self.layers.append({"name": name, "kind": "elementwise", "params": 0, "forward_flops": 0.0,
-                            "backward_flops": 0.0, "activation_bytes": moved, "backward_activation_bytes": moved})
+        self.push({"name": name, "kind": "elementwise", "params": 0, "forward_flops": 0.0,
+                   "backward_flops": 0.0, "activation_bytes": moved, "backward_activation_bytes": moved})
 
     def layer_norm(self, name, with_add, rows=None):
         e = (self.seq if rows is None else rows) * self.hidden
@@ -88,6 +100,7 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on, masked_row
     b.dropout("embeddings.dropout")
     for i in range(layers):
         p = f"encoder.layer.{i}."
+        b.begin_block(p[:-1])
         for projection in ("query", "key", "value"):
             b.linear(p + "attention." + projection, hidden, hidden, True)
         b.attention(p + "attention.core", heads)
@@ -99,6 +112,7 @@ def bert(precision, seq, layers, hidden, heads, ffn, vocab, heads_on, masked_row
         b.linear(p + "output.dense", ffn, hidden, True)
         b.dropout(p + "output.dropout")
         b.layer_norm(p + "output.LayerNorm", True)
+    b.end_block()
     b.linear("pooler.dense", hidden, hidden, True, rows=1)
     b.activation("pooler.tanh", hidden, rows=1)
     if heads_on:
