@@ -63,9 +63,12 @@ std::string network_models(const scenario::Scenario& sc) {
   return fmt::format("{}", fmt::join(models, "; "));
 }
 
-// What identifies a scenario's inputs: its file, and every platform and calibration file it reads.
+// What identifies a scenario's inputs: its file, and every platform, calibration and workload file
+// it reads (a workload file's layers, blocks and options change the results as much as the scenario).
 std::string inputs_sha256(const scenario::Scenario& sc) {
   std::string hashes = sha256_of_file(sc.file);
+  for (const auto& w : sc.workloads)
+    if (w.origin != "built-in") hashes += sha256_of_file(w.origin);
   for (const auto& p : sc.platforms) {
     hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
     for (const auto& site : p.spec.site_platforms) hashes += sha256_of_file(site.file);

@@ -27,7 +27,9 @@ CASE_KEYS = {"id", "class", "gpu", "calibration", "workload", "seq_len", "batch_
 # tensor cores); absent, channels_last (no layout transposes). grad_clip: the global-norm gradient
 # clipping the training script runs before the update; absent, none. zero_grad: how the script
 # clears the gradients between steps; absent, set_to_none (nothing to charge).
-OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip", "zero_grad"})
+# activation_checkpointing: blocks where the script recomputes each block's forward in the backward;
+# absent, none.
+OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip", "zero_grad", "activation_checkpointing"})
 MEMORY_FORMATS = {"channels_last", "nchw"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
@@ -38,12 +40,13 @@ FUSIONS = {"none", "bn_relu"}
 OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
 GRAD_CLIPS = {"none", "norm", "norm_and_scale"}
 ZERO_GRADS = {"set_to_none", "zero", "fill_only"}
+ACTIVATION_CHECKPOINTING = {"none", "blocks"}
 TEXT_KEYS = ("gpu", "as_printed", "source", "where", "framework", "data", "notes")
 # The `step` object of `dasim workload show --calibration ... --format json`: the keys read (numbers), and
 # those copied into the table when dasim prints them.
 STEP_KEYS = ("batch", "step_s", "samples_per_s")
-STEP_DETAIL_KEYS = ("forward_s", "backward_s", "update_s", "overhead_s", "input_wait_s", "compute_precision",
-                    "fell_back_to_fp32")
+STEP_DETAIL_KEYS = ("forward_s", "backward_s", "recompute_s", "update_s", "overhead_s", "input_wait_s",
+                    "compute_precision", "fell_back_to_fp32")
 
 # Targets (issue 16).
 CASE_TARGET_PCT = 20.0
@@ -62,6 +65,7 @@ def load_case(path):
     case.setdefault("memory_format", "channels_last")
     case.setdefault("grad_clip", "none")
     case.setdefault("zero_grad", "set_to_none")
+    case.setdefault("activation_checkpointing", "none")
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
@@ -77,7 +81,8 @@ def load_case(path):
     expect(is_int(case["batch_per_gpu"]) and case["batch_per_gpu"] > 0, f"{path}: batch_per_gpu",
            "expected a positive integer")
     for key, names in (("precision", PRECISIONS), ("fusion", FUSIONS), ("memory_format", MEMORY_FORMATS),
-                       ("optimizer", OPTIMIZERS), ("grad_clip", GRAD_CLIPS), ("zero_grad", ZERO_GRADS)):
+                       ("optimizer", OPTIMIZERS), ("grad_clip", GRAD_CLIPS), ("zero_grad", ZERO_GRADS),
+                       ("activation_checkpointing", ACTIVATION_CHECKPOINTING)):
         expect_one_of(case, key, names, path)
     expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
@@ -104,6 +109,8 @@ def command_for(dasim, case):
         command += ["--grad-clip", case["grad_clip"]]
     if case["zero_grad"] != "set_to_none":
         command += ["--zero-grad", case["zero_grad"]]
+    if case["activation_checkpointing"] != "none":
+        command += ["--activation-checkpointing", case["activation_checkpointing"]]
     if case["seq_len"] is not None:
         command += ["--seq-len", str(case["seq_len"])]
     return command + ["--format", "json"]
@@ -140,7 +147,8 @@ def compare(case, step, disagreements):
     return {"id": case["id"], "gpu": case["gpu"], "workload": case["workload"],
             "seq_len": "" if case["seq_len"] is None else case["seq_len"], "precision": case["precision"],
             "fusion": case["fusion"], "memory_format": case["memory_format"], "optimizer": case["optimizer"],
-            "grad_clip": case["grad_clip"], "zero_grad": case["zero_grad"], "batch": case["batch_per_gpu"], "published": case["published"],
+            "grad_clip": case["grad_clip"], "zero_grad": case["zero_grad"],
+            "activation_checkpointing": case["activation_checkpointing"], "batch": case["batch_per_gpu"], "published": case["published"],
             "predicted": round(predicted, 3), "error_pct": round(error, 1), "target_pct": CASE_TARGET_PCT,
             "verdict": verdict(within, case["id"] in disagreements), "step_s": step["step_s"],
             **{k: step.get(k, "") for k in STEP_DETAIL_KEYS},
@@ -148,7 +156,8 @@ def compare(case, step, disagreements):
             "source": case["source"]}
 
 
-COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "grad_clip", "zero_grad", "batch", "published", "predicted",
+COLUMNS = ["id", "gpu", "workload", "seq_len", "precision", "fusion", "memory_format", "optimizer", "grad_clip", "zero_grad",
+           "activation_checkpointing", "batch", "published", "predicted",
            "error_pct", "target_pct", "verdict", "step_s", *STEP_DETAIL_KEYS, "calibration", "cause", "source"]
 
 

@@ -6,8 +6,11 @@ namespace dasim::workload {
 namespace {
 
 bool fuses_into(const Layer& norm, const Layer& next) {
+  // One block on both sides: a fused kernel across a checkpointed block's edge would be half
+  // recomputed.
   return norm.kind == LayerKind::norm && next.kind == LayerKind::elementwise && next.params == 0 &&
-         next.activation_bytes == norm.activation_bytes && !norm.forward_time_s && !next.forward_time_s;
+         next.activation_bytes == norm.activation_bytes && !norm.forward_time_s && !next.forward_time_s &&
+         norm.block == next.block;
 }
 
 }  // namespace

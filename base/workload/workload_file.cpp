@@ -165,10 +165,13 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
   r.finish();
   if (w.layers.empty()) r.fail("layers", "expected at least one layer");
   if (int split = first_split_block_layer(w.layers); split >= 0)
-    throw InputError(
-        file, fmt::format("layers[{}].block", split),
-        fmt::format("block \"{}\" again after another block: a block's layers must be contiguous",
-                    w.layers[size_t(split)].block));
+    throw InputError(file, fmt::format("layers[{}].block", split),
+                     fmt::format("block \"{}\" again after other layers: a block's layers must be contiguous",
+                                 w.layers[size_t(split)].block));
+  // The file asks for something it cannot have: its own key is at fault, not an option.
+  if (w.activation_checkpointing != ActivationCheckpointing::none && !has_blocks(w))
+    r.fail("activation_checkpointing",
+           "\"blocks\" recomputes the layers' blocks, and no layer names one (give layers a \"block\" key)");
 
   bool any_times = std::any_of(w.layers.begin(), w.layers.end(),
                                [](const Layer& l) { return l.forward_time_s.has_value(); });

@@ -38,6 +38,21 @@ sed 's/"iterations": 8/"iterations": 9/' "$WORK/sweep.json" >"$WORK/other.json"
 expect_ok "shard of another scenario" "$BIN/dasim" run "$WORK/other.json" --out "$WORK/other1" --quiet --shard 1/3
 expect_bad_input "another scenario" "shard-1-of-3.json: inputs_sha256: is shard 1 of 3 of another scenario" \
   "$BIN/dasim" merge "$WORK/shard0" "$WORK/other1" "$WORK/shard2" --out "$WORK/m3"
+# A workload file is an input too: the same scenario over an edited workload file is another run.
+"$BIN/dasim" workload show resnet50 --format json >"$WORK/w.json" || fail "workload show resnet50 --format json"
+/usr/bin/python3 - "$WORK/sweep.json" "$WORK/sweep-file.json" "$WORK/w.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["workloads"] = [sys.argv[3]]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+for i in 0 2; do
+  expect_ok "shard $i/3 over a workload file" "$BIN/dasim" run "$WORK/sweep-file.json" --out "$WORK/wf$i" --quiet --shard $i/3
+done
+sed -i 's/"name": "resnet50"/"name": "resnet50-edited"/' "$WORK/w.json"
+expect_ok "shard 1/3 over the edited workload file" "$BIN/dasim" run "$WORK/sweep-file.json" --out "$WORK/wf1" --quiet --shard 1/3
+expect_bad_input "another workload file" "shard-1-of-3.json: inputs_sha256: is shard 1 of 3 of another scenario" \
+  "$BIN/dasim" merge "$WORK/wf0" "$WORK/wf1" "$WORK/wf2" --out "$WORK/m6"
 expect_bad_input "not a shard file" "results.json: format: expected \"dasim-shard/3\"" \
   "$BIN/dasim" merge "$WORK/local/results.json" --out "$WORK/m4"
 expect_bad_input "no shard files in a directory" "is a directory without shard files" \

@@ -78,6 +78,10 @@ verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
 edit "del c['zero_grad']"  # optional: set_to_none, which is not passed on
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
 [[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --format json" ]] || fail "--zero-grad without the key: $(tail -1 "$WORK/fake.log")"
+edit "c['workload']='bert-large'; c['seq_len']=384; del c['zero_grad']; c['activation_checkpointing']='blocks'"
+verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --activation-checkpointing blocks --seq-len 384 --format json" ]] ||
+  fail "no --activation-checkpointing: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
@@ -93,6 +97,8 @@ edit "c['grad_clip']='always'"
 bad "grad_clip: expected one of none, norm, norm_and_scale"
 edit "c['zero_grad']='none'"
 bad "zero_grad: expected one of fill_only, set_to_none, zero"
+edit "c['activation_checkpointing']='all'"
+bad "activation_checkpointing: expected one of blocks, none"
 edit "c['grad_clip']=['norm']"  # not a string: the same one line, no traceback
 bad "grad_clip: expected one of none, norm, norm_and_scale"
 edit "c['workload']='resnet101'"

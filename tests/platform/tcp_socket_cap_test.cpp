@@ -3,12 +3,12 @@
 // (validation/platforms/uber-4xpascal-25gbe-tcp.json: 25 GbE, one socket of 16.5 Gb/s), by timing
 // transfers across its NIC against hand-computed routes.
 #include "platform/platform_loader.hpp"
+#include "support/scratch_dir.hpp"
 #include "transfer_probe.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -49,10 +49,9 @@ TEST(TcpSocketCap, EnoughSocketsLeaveTheLineRate) {
   platform["node"]["nics"][0]["link"]["tcp"]["sockets"] = 2;
   platform["node"]["gpu"]["calibration"] =
       std::string(DASIM_SOURCE_DIR) + "/platforms/calibration/p100-pcie-deepbench.json";
-  auto path = std::filesystem::temp_directory_path() / "dasim-tcp-two-sockets.json";
+  auto path = dasim::testing::scratch_dir("dasim_tcp_socket_cap_test") / "two-sockets.json";
   std::ofstream(path) << platform.dump();
   auto spec = load_platform(path.string(), 2);
-  std::filesystem::remove(path);
   const double bytes = 1e9;
   double expected = kRouteLatency + bytes / kLine;
   EXPECT_NEAR(simulate_transfers(spec, {{0, 4}}, bytes)[0], expected, expected * 1e-3);

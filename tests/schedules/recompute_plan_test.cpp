@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <tuple>
+
 using namespace dasim;
 
 namespace {
@@ -69,4 +72,43 @@ TEST(RecomputePlan, PredictedStepCountsTheRecomputeApart) {
   EXPECT_NEAR(p.recompute_s, 12e-3, 1e-15);
   EXPECT_NEAR(p.step_s(), 72e-3 + p.update_s, 1e-12);
   EXPECT_NEAR(model.step_compute_time_s(w, 32), p.step_s(), 1e-12);
+}
+
+// With parameters, the recompute still lands before the bucket it delays when the block's last
+// layer has none: b0 = a linear layer (1 M fp32 parameters: one 4 MB bucket) then an elementwise
+// one without parameters, forward 3 and 1 ms, backward twice that. Backward runs the elementwise
+// layer first, preceded by b0's 3 + 1 = 4 ms recompute (2 + 4 = 6 ms), then the linear layer
+// (6 ms), which completes the bucket: 12 ms. Sharded over 2 GPUs (fsdp) the recompute is the same
+// (compute, not gradient bytes).
+TEST(RecomputePlan, RecomputeDelaysTheBucketOfTheBlocksLastParameterLayer) {
+  const auto calibration = two_layer::test_calibration();
+  compute::ComputeModel model(calibration, workload::Precision::fp32);
+  workload::Workload w;
+  w.name = "block-with-params";
+  w.measured_batch = 32;
+  w.activation_checkpointing = workload::ActivationCheckpointing::blocks;
+  for (const auto& [kind, params, forward] :
+       {std::tuple{workload::LayerKind::linear, int64_t{1'000'000}, 3e-3},
+        std::tuple{workload::LayerKind::elementwise, int64_t{0}, 1e-3}}) {
+    workload::Layer l;
+    l.name = workload::to_string(kind);
+    l.kind = kind;
+    l.params = params;
+    l.block = "b0";
+    l.forward_time_s = forward;
+    l.backward_time_s = 2 * forward;
+    l.measured_batch = 32;
+    w.layers.push_back(l);
+  }
+  for (int shards : {1, 2}) {
+    const auto plan = workers::plan_step(w, model, 1e12, 32, 4e6, shards);
+    ASSERT_EQ(plan.backward.size(), 1u) << shards;
+    EXPECT_EQ(plan.backward[0].bucket, 0) << shards;
+    // The one bucket is ready after both layers' backward and the 4 ms recompute: 2 + 4 + 6 ms.
+    EXPECT_NEAR(plan.backward[0].time_s, 12e-3, 1e-12) << shards;
+    ASSERT_EQ(plan.bucket_after_backward_layer.size(), 2u);
+    EXPECT_EQ(plan.bucket_after_backward_layer[0], -1);  // act: no parameters
+    EXPECT_EQ(plan.bucket_after_backward_layer[1], 0);   // the linear layer closes it
+    EXPECT_NEAR(plan.backward_layers_s[0], 2e-3 + 4e-3, 1e-15) << shards;
+  }
 }

@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 #include "support/scratch_dir.hpp"
 #include "workload/builtin_models.hpp"
+#include "workload/fusion.hpp"
 #include "workload/recompute.hpp"
 #include "workload/workload_file.hpp"
 
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 
 using namespace dasim::workload;
 
@@ -75,6 +77,25 @@ TEST(ActivationCheckpointing, BuiltInTransformersNameOneBlockPerLayer) {
   EXPECT_TRUE(block_sizes(resnet50(Precision::fp32)).empty());
 }
 
+// bn_relu fusion merges a norm into the activation after it only inside one block: a fused kernel
+// across a checkpointed block's edge would be half recomputed.
+TEST(ActivationCheckpointing, FusionStaysInsideABlock) {
+  Workload w;
+  for (const auto& [kind, block] :
+       {std::pair{LayerKind::norm, "b0"}, std::pair{LayerKind::elementwise, "b1"},
+        std::pair{LayerKind::norm, "b1"}, std::pair{LayerKind::elementwise, "b1"}}) {
+    Layer l;
+    l.kind = kind;
+    l.block = block;
+    l.activation_bytes = 512;
+    w.layers.push_back(l);
+  }
+  apply_fusion(w, Fusion::bn_relu);
+  ASSERT_EQ(w.layers.size(), 3u);  // only the pair inside b1 merged
+  EXPECT_EQ(w.layers[0].block, "b0");
+  EXPECT_EQ(w.layers[2].block, "b1");
+}
+
 TEST(ActivationCheckpointing, FileKeysRoundTrip) {
   const std::string text = R"({"name": "two", "precision": "fp32", "activation_checkpointing": "blocks",
     "layers": [{"name": "a", "kind": "linear", "forward_flops": 1, "backward_flops": 2, "block": "b0"},
@@ -108,7 +129,7 @@ TEST(ActivationCheckpointing, BadInput) {
     {"name": "a", "kind": "linear", "forward_flops": 1, "backward_flops": 2, "block": "b0"},
     {"name": "b", "kind": "linear", "forward_flops": 1, "backward_flops": 2, "block": "b1"},
     {"name": "c", "kind": "linear", "forward_flops": 1, "backward_flops": 2, "block": "b0"}]})";
-  EXPECT_NE(error_of(split).find("bad.json: layers[2].block: block \"b0\" again after another block"),
+  EXPECT_NE(error_of(split).find("bad.json: layers[2].block: block \"b0\" again after other layers"),
             std::string::npos)
       << error_of(split);
   const std::string empty = R"({"name": "e", "precision": "fp32", "layers": [
@@ -117,7 +138,14 @@ TEST(ActivationCheckpointing, BadInput) {
   const std::string mode = R"({"name": "m", "precision": "fp32", "activation_checkpointing": "all",
     "layers": [{"name": "a", "kind": "linear", "forward_flops": 1, "backward_flops": 2}]})";
   EXPECT_NE(error_of(mode).find("bad.json: activation_checkpointing: "), std::string::npos) << error_of(mode);
-  // Blocks asked of layers that name none: nothing to recompute, said as such.
+  // A file asking for blocks its layers do not name: its own key is at fault.
+  const std::string asks = R"({"name": "a", "precision": "fp32", "activation_checkpointing": "blocks",
+    "layers": [{"name": "a", "kind": "linear", "forward_flops": 1, "backward_flops": 2}]})";
+  EXPECT_NE(
+      error_of(asks).find("bad.json: activation_checkpointing: \"blocks\" recomputes the layers' blocks"),
+      std::string::npos)
+      << error_of(asks);
+  // An option asking it of layers that name none: nothing to recompute, said as such.
   const std::string none = R"({"name": "n", "precision": "fp32",
     "layers": [{"name": "a", "kind": "linear", "forward_flops": 1, "backward_flops": 2}]})";
   WorkloadOptions blocks;
