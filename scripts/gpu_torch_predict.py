@@ -60,6 +60,8 @@ def show_args(result):
         args += ["--seq-len", str(result["seq_len"])]
     if result.get("memory_format"):
         args += ["--memory-format", result["memory_format"]]
+    if result.get("activation_checkpointing", "none") != "none":  # runs before 2026-12-04 lack the key
+        args += ["--activation-checkpointing", result["activation_checkpointing"]]
     return args
 
 

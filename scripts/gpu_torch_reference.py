@@ -25,19 +25,24 @@ import traceback
 import torch
 import torch.nn.functional as F
 
-# (name, model, precision, batch, seq_len, memory_format, cudnn_benchmark). Batches are those of
-# the published single-GPU cases dasim's validation holds where they have one (ResNet-50 256).
+# (name, model, precision, batch, seq_len, memory_format, cudnn_benchmark, activation_checkpointing).
+# Batches are those of the published single-GPU cases dasim's validation holds where they have one
+# (ResNet-50 256). The checkpointed BERT-large recomputes each encoder layer's forward in the
+# backward (HF's gradient_checkpointing_enable: torch.utils.checkpoint around each BertLayer), what
+# dasim's activation_checkpointing "blocks" predicts: its step against the same model without it
+# tests the recompute's cost, not only the step.
 CONFIGS = [
-    ("resnet50-amp-b256", "resnet50", "amp", 256, None, "channels_last", False),
-    ("resnet50-tf32-b256", "resnet50", "tf32", 256, None, "nchw", False),
-    ("resnet50-fp32-b256", "resnet50", "fp32", 256, None, "nchw", False),
-    ("resnet50-amp-b256-benchmark", "resnet50", "amp", 256, None, "channels_last", True),
-    ("resnet50-amp-b64", "resnet50", "amp", 64, None, "channels_last", False),
-    ("vgg16-amp-b128", "vgg16", "amp", 128, None, "channels_last", False),
-    ("vgg16-tf32-b128", "vgg16", "tf32", 128, None, "nchw", False),
-    ("bert-large-amp-b64-s128", "bert-large", "amp", 64, 128, None, False),
-    ("bert-large-tf32-b64-s128", "bert-large", "tf32", 64, 128, None, False),
-    ("bert-large-amp-b32-s384", "bert-large", "amp", 32, 384, None, False),
+    ("resnet50-amp-b256", "resnet50", "amp", 256, None, "channels_last", False, "none"),
+    ("resnet50-tf32-b256", "resnet50", "tf32", 256, None, "nchw", False, "none"),
+    ("resnet50-fp32-b256", "resnet50", "fp32", 256, None, "nchw", False, "none"),
+    ("resnet50-amp-b256-benchmark", "resnet50", "amp", 256, None, "channels_last", True, "none"),
+    ("resnet50-amp-b64", "resnet50", "amp", 64, None, "channels_last", False, "none"),
+    ("vgg16-amp-b128", "vgg16", "amp", 128, None, "channels_last", False, "none"),
+    ("vgg16-tf32-b128", "vgg16", "tf32", 128, None, "nchw", False, "none"),
+    ("bert-large-amp-b64-s128", "bert-large", "amp", 64, 128, None, False, "none"),
+    ("bert-large-tf32-b64-s128", "bert-large", "tf32", 64, 128, None, False, "none"),
+    ("bert-large-amp-b32-s384", "bert-large", "amp", 32, 384, None, False, "none"),
+    ("bert-large-amp-b64-s128-ckpt", "bert-large", "amp", 64, 128, None, False, "blocks"),
 ]
 
 
@@ -56,9 +61,11 @@ def set_precision(precision, cudnn_benchmark):
         torch.backends.cudnn.allow_tf32 = True
 
 
-def build(model_name, batch, seq_len, memory_format, notes):
+def build(model_name, batch, seq_len, memory_format, notes, checkpointing="none"):
     """The model, its optimizer and a function computing the loss of one batch (random data)."""
     device = torch.device("cuda")
+    if checkpointing != "none" and model_name != "bert-large":
+        raise ValueError(f"activation checkpointing {checkpointing} is set up for bert-large only")
     if model_name in ("resnet50", "vgg16"):
         import torchvision
 
@@ -91,6 +98,13 @@ def build(model_name, batch, seq_len, memory_format, notes):
             model = transformers.BertForSequenceClassification(config)
         model = model.to(device)
         notes["attention"] = str(getattr(model.config, "_attn_implementation", "unknown"))
+        if checkpointing == "blocks":
+            try:  # the non-reentrant checkpoint, PyTorch's recommended one, where transformers takes it
+                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+                notes["checkpoint"] = "torch.utils.checkpoint per BertLayer, use_reentrant=False"
+            except TypeError:
+                model.gradient_checkpointing_enable()
+                notes["checkpoint"] = "torch.utils.checkpoint per BertLayer, transformers' default"
         ids = torch.randint(0, 30522, (batch, seq_len), device=device)
         labels = torch.randint(0, 2, (batch,), device=device)
         optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
@@ -121,12 +135,13 @@ def train_step_fn(model, optimizer, loss_fn, precision):
     return step
 
 
-def measure(name, model_name, precision, batch, seq_len, memory_format, cudnn_benchmark, warmup, steps):
+def measure(name, model_name, precision, batch, seq_len, memory_format, cudnn_benchmark, checkpointing, warmup,
+            steps):
     set_precision(precision, cudnn_benchmark)
     torch.manual_seed(0)
     torch.cuda.reset_peak_memory_stats()
     notes = {}
-    model, optimizer, loss_fn = build(model_name, batch, seq_len, memory_format, notes)
+    model, optimizer, loss_fn = build(model_name, batch, seq_len, memory_format, notes, checkpointing)
     model.train()
     step = train_step_fn(model, optimizer, loss_fn, precision)
     for _ in range(warmup):
@@ -145,6 +160,7 @@ def measure(name, model_name, precision, batch, seq_len, memory_format, cudnn_be
     result = {
         "name": name, "model": model_name, "precision": precision, "batch": batch, "seq_len": seq_len,
         "memory_format": memory_format, "cudnn_benchmark": cudnn_benchmark,
+        "activation_checkpointing": checkpointing,
         "optimizer": type(optimizer).__name__, "zero_grad": "set_to_none",
         "parameters": sum(p.numel() for p in model.parameters()),
         "warmup_steps": warmup, "timed_steps": steps,
@@ -162,9 +178,9 @@ def trace_config(out_dir, config):
     the GPU's kernel time per layer, against the step's wall time measured without the profiler."""
     from torch.profiler import ProfilerActivity, profile, schedule
 
-    name, model_name, precision, batch, seq_len, memory_format, cudnn_benchmark = config
+    name, model_name, precision, batch, seq_len, memory_format, cudnn_benchmark, checkpointing = config
     set_precision(precision, cudnn_benchmark)
-    model, optimizer, loss_fn = build(model_name, batch, seq_len, memory_format, {})
+    model, optimizer, loss_fn = build(model_name, batch, seq_len, memory_format, {}, checkpointing)
     step = train_step_fn(model, optimizer, loss_fn, precision)
     path = os.path.join(out_dir, f"trace-{name}.json")
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=schedule(wait=1, warmup=2, active=1),

@@ -47,6 +47,30 @@ for r in rows:
         assert abs(sum(float(k[f"{stem}_s"]) for k in mine) / float(r[f"{stem}_step_s"]) - 1) < 1e-4, (r, stem)
 print("ok: torch comparison (4 traces with their models' parameter counts, 10 configurations, by kind)")
 PY
+# A checkpointed configuration (gpu_torch_reference.py's bert-large-amp-b64-s128-ckpt) is predicted
+# with --activation-checkpointing blocks: its step exceeds the plain one's by the recompute that
+# `dasim workload show` reports for the same model, and by nothing else.
+mkdir -p "$WORK/ckpt"
+/usr/bin/python3 - "$WORK/ckpt/torch-reference.json" <<'PY'
+import json, sys
+common = {"model": "bert-large", "precision": "amp", "batch": 64, "seq_len": 128, "memory_format": None,
+          "step_time_median_s": 0.2}
+json.dump({"date": "2026-12-04T00:00:00Z", "results": [
+    dict(common, name="plain"), dict(common, name="ckpt", activation_checkpointing="blocks")]}, open(sys.argv[1], "w"))
+PY
+CAL="$SRC/platforms/calibration/h200-measured.json"
+expect_ok "torch predict, checkpointed" /usr/bin/python3 "$SRC/scripts/gpu_torch_predict.py" --bin "$BIN" \
+  --dir "$WORK/ckpt" --calibration "$CAL"
+"$BIN/dasim" workload show bert-large --batch 64 --precision amp --seq-len 128 --optimizer adam --zero-grad set_to_none \
+  --activation-checkpointing blocks --calibration "$CAL" --format json >"$WORK/ckpt/show.json" || fail "workload show"
+/usr/bin/python3 - "$WORK/ckpt" <<'PY' || fail "checkpointed prediction"
+import csv, json, os, sys
+rows = {r["config"]: r for r in csv.DictReader(open(os.path.join(sys.argv[1], "torch-predicted.csv")))}
+recompute = json.load(open(os.path.join(sys.argv[1], "show.json")))["step"]["recompute_s"]
+extra = float(rows["ckpt"]["h200-measured_step_s"]) - float(rows["plain"]["h200-measured_step_s"])
+assert recompute > 0 and abs(extra - recompute) <= 1e-6, (extra, recompute)  # the CSV has 6 digits
+print(f"ok: the checkpointed step is the plain one + {recompute * 1e3:.2f} ms of recompute")
+PY
 # A folder without PyTorch runs: one line, exit 2.
 mkdir -p "$WORK/empty"
 status=0
