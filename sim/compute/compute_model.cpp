@@ -3,13 +3,11 @@
 
 #include "common/errors.hpp"
 #include "workload/parameter_tensors.hpp"
-#include "workload/recompute.hpp"
 #include "workload/shape_key.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
 
 namespace dasim::compute {
 
@@ -248,18 +246,6 @@ double ComputeModel::layer_backward_s(const workload::Workload& workload, const 
 
 double ComputeModel::input_wait_s(double samples, double step_compute_s) const {
   return std::max(0.0, samples * fitted_.input_per_sample_s - step_compute_s);
-}
-
-double ComputeModel::step_compute_time_s(const workload::Workload& workload, int batch) const {
-  double total = update_time_s(workload);
-  std::vector<double> forward_layers_s;
-  for (const auto& layer : workload.layers) {
-    forward_layers_s.push_back(forward_time_s(layer, batch));
-    total += forward_layers_s.back() + layer_backward_s(workload, layer, batch);
-  }
-  for (double recompute_s : workload::recompute_before_backward_s(workload, forward_layers_s))
-    total += recompute_s;
-  return total + input_wait_s(batch, total);
 }
 
 }  // namespace dasim::compute

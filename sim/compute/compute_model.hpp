@@ -95,9 +95,6 @@ class ComputeModel {
   // (the loader works while the GPU computes). A double: a step's samples (micro-batches x batch,
   // up to 2^16 x 2^20) exceed int.
   double input_wait_s(double samples, double step_compute_s) const;
-  // Forward + backward of every layer + the update + the input wait, for `batch` samples; with
-  // activation checkpointing, each block's forward once more (workload/recompute.hpp).
-  double step_compute_time_s(const workload::Workload& workload, int batch) const;
 
  private:
   // `streams` gradient-sized passes over each of the layer's parameter tensors (1/shards of each),

@@ -1,6 +1,7 @@
 // Compute model on a tiny hand-made calibration: every expected time below is worked out by hand
 // from the roofline formula, the efficiency points, per-shape entries and measured times.
 #include "compute/compute_model.hpp"
+#include "compute/step_prediction.hpp"
 
 #include "common/errors.hpp"
 #include "workload/shape_key.hpp"
@@ -151,9 +152,9 @@ TEST(ComputeModel, UpdateAndStep) {
   w.precision = workload::Precision::fp32;
   // batch 8: linear 14 us + 18 us; conv 8e9 / 5e11 = 16 ms + 10 us, backward 32 ms + 10 us.
   double expected = (4e-6 + 1e-5) + (8e-6 + 1e-5) + (16e-3 + 1e-5) + (32e-3 + 1e-5) + (7.5728e-6 + 1e-5);
-  EXPECT_NEAR(m.step_compute_time_s(w, 8), expected, 1e-12);
+  EXPECT_NEAR(compute::predict_step(w, m, 8).step_s(), expected, 1e-12);
   // A profiled update replaces the bandwidth model, whatever the calibration says.
   w.update_time_s = 1.5e-3;
   EXPECT_DOUBLE_EQ(m.update_time_s(w), 1.5e-3);
-  EXPECT_NEAR(m.step_compute_time_s(w, 8), expected - (7.5728e-6 + 1e-5) + 1.5e-3, 1e-12);
+  EXPECT_NEAR(compute::predict_step(w, m, 8).step_s(), expected - (7.5728e-6 + 1e-5) + 1.5e-3, 1e-12);
 }

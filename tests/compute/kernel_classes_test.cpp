@@ -146,11 +146,11 @@ TEST(InputPipeline, StepWaitsForASlowLoader) {
   w.layers[0].params = 0;  // no update traffic: update = one launch
   // batch 4: compute = fwd 4 ms + 10 us, bwd 4 ms + 10 us, update 10 us = 8.03 ms; loader 4 ms:
   // hidden.
-  EXPECT_NEAR(m.step_compute_time_s(w, 4), 8.03e-3, 1e-12);
+  EXPECT_NEAR(compute::predict_step(w, m, 4).step_s(), 8.03e-3, 1e-12);
   // batch 4 with a 3 ms-per-sample loader: 12 ms of input, the GPU waits 12 - 8.03 ms.
   c.fitted.input_per_sample_s = 3e-3;
   compute::ComputeModel slow(c, workload::Precision::fp32);
-  EXPECT_NEAR(slow.step_compute_time_s(w, 4), 12e-3, 1e-12);
+  EXPECT_NEAR(compute::predict_step(w, slow, 4).step_s(), 12e-3, 1e-12);
   auto step = compute::predict_step(w, slow, 4);
   EXPECT_NEAR(step.input_wait_s, 12e-3 - 8.03e-3, 1e-12);
   EXPECT_NEAR(step.samples_per_s(), 4 / 12e-3, 1e-6);
