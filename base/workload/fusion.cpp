@@ -7,10 +7,10 @@ namespace {
 
 bool fuses_into(const Layer& norm, const Layer& next) {
   // One block on both sides: a fused kernel across a checkpointed block's edge would be half
-  // recomputed.
+  // recomputed. Layers whose figures vary by sample shape stay apart: their sums would be per shape.
   return norm.kind == LayerKind::norm && next.kind == LayerKind::elementwise && next.params == 0 &&
          next.activation_bytes == norm.activation_bytes && !norm.forward_time_s && !next.forward_time_s &&
-         norm.block == next.block;
+         norm.block == next.block && norm.shapes.empty() && next.shapes.empty();
 }
 
 }  // namespace

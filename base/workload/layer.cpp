@@ -8,6 +8,17 @@ std::string to_string(LayerKind kind) {
   return std::string(kLayerKindNames.name(kind));
 }
 
+Layer in_shape(const Layer& layer, const LayerShape& shape) {
+  Layer one = layer;
+  one.shapes.clear();
+  one.forward_flops = shape.forward_flops;
+  one.backward_flops = shape.backward_flops;
+  one.activation_bytes = shape.activation_bytes;
+  one.backward_activation_bytes = shape.backward_activation_bytes;
+  one.gemm = shape.gemm;
+  return one;
+}
+
 int conv_out_h(const ConvShape& s) {
   return (s.in_h + 2 * s.pad - s.kernel_h) / s.stride + 1;
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dasim::workload {
 
@@ -79,6 +80,18 @@ struct GemmShape {
   int64_t k = 0;
 };
 
+// A layer's figures in one of the sample shapes of a workload whose micro-batches differ in shape
+// (Workload::shapes: a loader that pads each micro-batch only to its own length bin). Per sample,
+// as the layer's own.
+struct LayerShape {
+  double share = 0;  // of the micro-batches: the workload's shapes[i].share, copied for the compute model
+  double forward_flops = 0;
+  double backward_flops = 0;
+  double activation_bytes = 0;
+  std::optional<double> backward_activation_bytes;
+  std::optional<GemmShape> gemm;
+};
+
 struct Layer {
   std::string name;
   LayerKind kind = LayerKind::elementwise;
@@ -99,7 +112,15 @@ struct Layer {
   // activation checkpointing wraps and recomputes (activation_checkpointing.hpp). A block's layers
   // are contiguous.
   std::string block;
+  // Empty: the layer is the same in every micro-batch. Else its figures in each of the workload's
+  // sample shapes, in their order; forward_flops, backward_flops and activation_bytes are then the
+  // share-weighted means (what the totals report), and the compute model times each shape and
+  // weights the times (compute_model.hpp): time is not linear in the shape.
+  std::vector<LayerShape> shapes;
 };
+
+// The layer as it runs in one of its shapes: the shape's figures, no shapes of its own.
+Layer in_shape(const Layer& layer, const LayerShape& shape);
 
 std::string to_string(LayerKind kind);
 

@@ -17,6 +17,15 @@
 
 namespace dasim::workload {
 
+// One of the shapes a workload's micro-batches take when they differ (a loader that pads each
+// micro-batch only to its own length bin, as LDDL's binned BERT phase 2): every rank runs the same
+// shape in the same micro-batch, so the shapes do not make ranks wait for each other; the step
+// is their share-weighted mean.
+struct SampleShape {
+  double share = 0;         // of the micro-batches, > 0; a workload's shares sum to 1
+  int sequence_length = 0;  // tokens the micro-batch is padded to (0: not a sequence)
+};
+
 struct Workload {
   std::string name;
   Precision precision = Precision::fp32;
@@ -29,6 +38,7 @@ struct Workload {
   // Blocks whose forward is run again before their backward (activation_checkpointing.hpp).
   ActivationCheckpointing activation_checkpointing = ActivationCheckpointing::none;
   std::vector<Layer> layers;           // forward order
+  std::vector<SampleShape> shapes;     // empty: one shape; else each layer's `shapes` follow these
   std::string sample_name = "sample";  // "image" or "sequence" for the built-ins
   int sequence_length = 0;             // tokens per sequence (0 for image models)
   int measured_batch = 0;              // batch the layers' measured times are for (0: no times)

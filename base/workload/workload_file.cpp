@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <system_error>
 
@@ -19,6 +20,12 @@ namespace {
 std::optional<double> optional_non_negative(ObjectReader& r, const std::string& key) {
   std::optional<double> v = r.optional_number(key);
   if (v && *v < 0) r.fail(key, fmt::format("expected a number >= 0, got {}", *v));
+  return v;
+}
+
+double non_negative(ObjectReader& r, const std::string& key) {
+  double v = r.number(key);
+  if (v < 0) r.fail(key, fmt::format("expected a number >= 0, got {}", v));
   return v;
 }
 
@@ -80,6 +87,14 @@ GemmShape read_gemm(ObjectReader r) {
   return s;
 }
 
+void read_block(ObjectReader& r, Layer& layer) {
+  if (auto block = r.optional_string("block")) {
+    if (block->empty())
+      r.fail("block", "expected a block name, got an empty string (leave the key out for none)");
+    layer.block = *block;
+  }
+}
+
 // A concat only copies its branches' outputs into one tensor: it may omit the FLOP pair (its time
 // is its bytes), and a parameter or a FLOP count would be a mistake in the file.
 void check_concat(const ObjectReader& r, const Layer& layer, std::optional<double> forward_flops,
@@ -92,7 +107,69 @@ void check_concat(const ObjectReader& r, const Layer& layer, std::optional<doubl
     r.fail("backward_flops", fmt::format("expected 0: a concat copies bytes, got {}", *backward_flops));
 }
 
-Layer read_layer(ObjectReader r) {
+// The workload's sample shapes: each a share of the micro-batches (> 0, summing to 1) and the
+// length they are padded to.
+std::vector<SampleShape> read_sample_shapes(ObjectReader& r) {
+  std::vector<SampleShape> shapes;
+  if (!r.has("shapes")) return shapes;
+  r.array("shapes", [&](const nlohmann::json& element, const std::string& path) {
+    ObjectReader s(element, r.file(), path);
+    SampleShape shape;
+    shape.share = s.number("share");
+    if (!(shape.share > 0 && shape.share <= 1))
+      s.fail("share", fmt::format("expected the share of the micro-batches in (0, 1], got {}", shape.share));
+    if (s.has("sequence_length")) shape.sequence_length = positive_int(s, "sequence_length");
+    s.finish();
+    shapes.push_back(shape);
+  });
+  if (shapes.empty()) r.fail("shapes", "expected at least one shape (leave the key out for one)");
+  double sum = 0;
+  for (const auto& shape : shapes) sum += shape.share;
+  if (std::abs(sum - 1) > 1e-6)
+    r.fail("shapes", fmt::format("expected shares summing to 1 (every micro-batch has a shape), got {:.9g}", sum));
+  return shapes;
+}
+
+LayerShape read_layer_shape(ObjectReader s, double share) {
+  LayerShape shape;
+  shape.share = share;
+  shape.forward_flops = non_negative(s, "forward_flops");
+  shape.backward_flops = non_negative(s, "backward_flops");
+  shape.activation_bytes = optional_non_negative(s, "activation_bytes").value_or(0);
+  shape.backward_activation_bytes = optional_non_negative(s, "backward_activation_bytes");
+  if (s.has("gemm")) shape.gemm = read_gemm(s.object("gemm"));
+  s.finish();
+  return shape;
+}
+
+// A layer's "shapes": one per sample shape of the workload, and nothing of its own that they give.
+void read_layer_shapes(ObjectReader& r, const std::vector<SampleShape>& sample_shapes, Layer& layer) {
+  if (sample_shapes.empty())
+    r.fail("shapes", "a layer's shapes follow the workload's \"shapes\", and the workload gives none");
+  if (layer.kind == LayerKind::conv)
+    r.fail("shapes", "expected no shapes on a conv layer (its shape is its conv object)");
+  for (const char* own : {"forward_flops", "backward_flops", "activation_bytes", "backward_activation_bytes",
+                          "gemm", "conv", "forward_time_s", "backward_time_s"})
+    if (r.has(own))
+      r.fail(own, "given per shape in the layer's \"shapes\" (the layer's own figures are their share-weighted "
+                  "means)");
+  r.array("shapes", [&](const nlohmann::json& element, const std::string& path) {
+    const size_t i = layer.shapes.size();
+    if (i >= sample_shapes.size())
+      r.fail("shapes", fmt::format("expected {} shapes, one per shape of the workload", sample_shapes.size()));
+    layer.shapes.push_back(read_layer_shape(ObjectReader(element, r.file(), path), sample_shapes[i].share));
+  });
+  if (layer.shapes.size() != sample_shapes.size())
+    r.fail("shapes", fmt::format("expected {} shapes, one per shape of the workload, got {}",
+                                 sample_shapes.size(), layer.shapes.size()));
+  for (const auto& shape : layer.shapes) {
+    layer.forward_flops += shape.share * shape.forward_flops;
+    layer.backward_flops += shape.share * shape.backward_flops;
+    layer.activation_bytes += shape.share * shape.activation_bytes;
+  }
+}
+
+Layer read_layer(ObjectReader r, const std::vector<SampleShape>& sample_shapes) {
   Layer layer;
   layer.name = r.string("name");
   layer.kind = r.enumeration("kind", kLayerKindNames);
@@ -100,6 +177,12 @@ Layer read_layer(ObjectReader r) {
     int64_t params = r.integer("params");
     if (params < 0) r.fail("params", fmt::format("expected a parameter count >= 0, got {}", params));
     layer.params = params;
+  }
+  if (r.has("shapes")) {
+    read_layer_shapes(r, sample_shapes, layer);
+    read_block(r, layer);
+    r.finish();
+    return layer;
   }
   auto forward_flops = optional_non_negative(r, "forward_flops");
   auto backward_flops = optional_non_negative(r, "backward_flops");
@@ -109,11 +192,7 @@ Layer read_layer(ObjectReader r) {
   layer.backward_activation_bytes = optional_non_negative(r, "backward_activation_bytes");
   if (r.has("conv")) layer.conv = read_conv(r.object("conv"));
   if (r.has("gemm")) layer.gemm = read_gemm(r.object("gemm"));
-  if (auto block = r.optional_string("block")) {
-    if (block->empty())
-      r.fail("block", "expected a block name, got an empty string (leave the key out for none)");
-    layer.block = *block;
-  }
+  read_block(r, layer);
   r.finish();
 
   if (forward_flops.has_value() != backward_flops.has_value())
@@ -155,8 +234,9 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
     if (*update > 3600) r.fail("update_time_s", "expected seconds per step in [0, 3600]");
     w.update_time_s = *update;
   }
+  w.shapes = read_sample_shapes(r);
   r.array("layers", [&](const nlohmann::json& element, const std::string& path) {
-    w.layers.push_back(read_layer(ObjectReader(element, file, path)));
+    w.layers.push_back(read_layer(ObjectReader(element, file, path), w.shapes));
   });
   // `dasim workload show --format json` adds what it derives (totals, buckets, a predicted step)
   // beside the workload: ignored here, so that output loads as the workload it shows.
@@ -164,6 +244,9 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
     if (r.has(derived)) (void)r.raw(derived);
   r.finish();
   if (w.layers.empty()) r.fail("layers", "expected at least one layer");
+  if (!w.shapes.empty() && std::none_of(w.layers.begin(), w.layers.end(),
+                                        [](const Layer& l) { return !l.shapes.empty(); }))
+    r.fail("shapes", "no layer gives its figures per shape (a layer's \"shapes\"): leave the key out");
   if (int split = first_split_block_layer(w.layers); split >= 0)
     throw InputError(file, fmt::format("layers[{}].block", split),
                      fmt::format("block \"{}\" again after other layers: a block's layers must be contiguous",
@@ -262,11 +345,35 @@ nlohmann::json conv_to_json(const ConvShape& c) {
   return j;
 }
 
+nlohmann::json gemm_to_json(const GemmShape& g) {
+  return {{"rows_per_sample", g.rows_per_sample}, {"n", g.n}, {"k", g.k}};
+}
+
+// A layer with shapes: its figures per shape (its own are their means, derived on reading).
+nlohmann::json shaped_layer_to_json(const Layer& l) {
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const auto& s : l.shapes) {
+    nlohmann::json j{{"forward_flops", s.forward_flops},
+                     {"backward_flops", s.backward_flops},
+                     {"activation_bytes", s.activation_bytes}};
+    if (s.backward_activation_bytes) j["backward_activation_bytes"] = *s.backward_activation_bytes;
+    if (s.gemm) j["gemm"] = gemm_to_json(*s.gemm);
+    shapes.push_back(std::move(j));
+  }
+  nlohmann::json j{{"name", l.name}, {"kind", to_string(l.kind)}, {"params", l.params}, {"shapes", shapes}};
+  if (!l.block.empty()) j["block"] = l.block;
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Workload& w) {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : w.layers) {
+    if (!l.shapes.empty()) {
+      layers.push_back(shaped_layer_to_json(l));
+      continue;
+    }
     nlohmann::json j{{"name", l.name},
                      {"kind", to_string(l.kind)},
                      {"params", l.params},
@@ -277,8 +384,7 @@ nlohmann::json to_json(const Workload& w) {
     if (l.backward_time_s) j["backward_time_s"] = *l.backward_time_s;
     if (l.backward_activation_bytes) j["backward_activation_bytes"] = *l.backward_activation_bytes;
     if (l.conv) j["conv"] = conv_to_json(*l.conv);
-    if (l.gemm)
-      j["gemm"] = {{"rows_per_sample", l.gemm->rows_per_sample}, {"n", l.gemm->n}, {"k", l.gemm->k}};
+    if (l.gemm) j["gemm"] = gemm_to_json(*l.gemm);
     if (!l.block.empty()) j["block"] = l.block;
     layers.push_back(std::move(j));
   }
@@ -291,6 +397,15 @@ nlohmann::json to_json(const Workload& w) {
   if (w.sequence_length > 0) out["sequence_length"] = w.sequence_length;
   if (w.measured_batch > 0) out["measured_batch"] = w.measured_batch;
   if (w.update_time_s) out["update_time_s"] = *w.update_time_s;
+  if (!w.shapes.empty()) {
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto& shape : w.shapes) {
+      nlohmann::json j{{"share", shape.share}};
+      if (shape.sequence_length > 0) j["sequence_length"] = shape.sequence_length;
+      shapes.push_back(std::move(j));
+    }
+    out["shapes"] = std::move(shapes);
+  }
   out["layers"] = std::move(layers);
   return out;
 }

@@ -39,11 +39,21 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
   std::string out = fmt::format("workload {} ({}), precision {}, per {}{}\n\n", w.name, w.origin,
                                 to_string(w.precision), w.sample_name,
                                 w.sequence_length > 0 ? fmt::format(" of {} tokens", w.sequence_length) : "");
+  if (!w.shapes.empty()) {
+    std::vector<std::string> shapes;
+    for (const auto& shape : w.shapes)
+      shapes.push_back(shape.sequence_length > 0
+                           ? fmt::format("{} tokens {:.1f}%", shape.sequence_length, 100 * shape.share)
+                           : fmt::format("{:.1f}%", 100 * shape.share));
+    out += fmt::format("micro-batch shapes ({}): {}; a varying layer's figures are their share-weighted means, "
+                       "its time the mean of its shapes' times\n\n",
+                       w.shapes.size(), fmt::join(shapes, ", "));
+  }
   out += fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12} {:>12} {:>11}  {}\n", "#", "layer", "kind", "params",
                      "fwd GFLOP", "bwd GFLOP", "act MiB", "shape / measured");
   for (size_t i = 0; i < w.layers.size(); ++i) {
     const Layer& l = w.layers[i];
-    std::string extra = shape_of(l);
+    std::string extra = l.shapes.empty() ? shape_of(l) : fmt::format("mean of {} shapes", l.shapes.size());
     if (l.forward_time_s)
       extra += fmt::format("{}fwd {} bwd {} @ batch {}", extra.empty() ? "" : " ",
                            units::format_time(*l.forward_time_s), units::format_time(*l.backward_time_s),
@@ -101,7 +111,7 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   const nlohmann::json file = to_json(w);
   oj out;
   for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "zero_grad",
-                          "activation_checkpointing", "sequence_length", "measured_batch", "update_time_s"})
+                          "activation_checkpointing", "sequence_length", "measured_batch", "update_time_s", "shapes"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
   oj shape_keys = oj::array();
