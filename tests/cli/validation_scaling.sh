@@ -39,6 +39,20 @@ EOF
 $PY "$CASES/workloads/make_bert.py" --check "$BIN/dasim" >/dev/null || fail "make_bert.py --check"
 mkdir "$WORK/bert" && $PY "$CASES/workloads/make_bert.py" --out "$WORK/bert"
 for f in "$WORK"/bert/*.json; do cmp -s "$f" "$CASES/workloads/$(basename "$f")" || fail "$(basename "$f") is stale"; done
+# The length counts are the paper's: over 16 M sequences, of which padding to 512 would be in
+# excess of 50% (Krell et al. 2021, abstract); the binned files' shares are the counts' 64-token bins.
+$PY - "$CASES/workloads" <<'EOF' || fail "wikipedia-s512-lengths.json or the bin64 shares"
+import json, sys
+counts = json.load(open(sys.argv[1] + "/wikipedia-s512-lengths.json"))["counts"]
+total, tokens = sum(counts), sum((i + 1) * c for i, c in enumerate(counts))
+assert len(counts) == 512 and total > 16_000_000, total
+assert 0.50 < 1 - tokens / (512 * total) < 0.51, tokens
+for precision in ("amp", "tf32"):
+    shapes = json.load(open(f"{sys.argv[1]}/bert-large-pretrain-s512-bin64-{precision}.json"))["shapes"]
+    assert [s["sequence_length"] for s in shapes] == list(range(64, 513, 64)), shapes
+    for b, s in enumerate(shapes):
+        assert abs(s["share"] - sum(counts[64 * b:64 * b + 64]) / total) < 1e-12, (b, s)
+EOF
 
 # The verdicts, against a stand-in dasim that writes one results.csv row of efficiency FAKE_EFFICIENCY
 # and logs its arguments and the scenario it was given.

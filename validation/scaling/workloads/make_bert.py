@@ -4,7 +4,8 @@ their heads, which dasim has not built in), following the counting conventions o
 (base/workload/transformers.cpp, layer_builder.cpp: SequenceBuilder) line for line.
 
     make_bert.py --out DIR                write bert-base-pretrain-s128-{fp32,amp}.json and the
-                                          BERT-large files bert-large-pretrain-s{128,512}-*.json
+                                          BERT-large files bert-large-pretrain-s{128,512}-*.json and
+                                          bert-large-pretrain-s512-bin64-*.json (phase 2 in length bins)
     make_bert.py --check DASIM            the same code with BERT-large's sizes and no heads must give
                                           `DASIM workload show bert-large --format json`'s layers
 
@@ -160,6 +161,69 @@ def write_workload(directory, name, precision, seq, source, layers):
         f.write("\n")
 
 
+def bin_shapes(lengths_file, bin_size, alignment):
+    """LDDL's binned phase 2 (lddl/torch/bert.py @ a07d20a1, BertPretrainBinned): bin i holds the
+    sequences of (i - 1) x bin_size + 1 .. i x bin_size tokens; each micro-batch is drawn from one
+    bin, chosen with weight = the bin's samples left (so a bin's share of the micro-batches is its
+    share of the sequences), the same bin on every rank, and padded to its longest sequence rounded
+    up to `alignment`. Each shape is a bin at its top length: a micro-batch of 16 (32) sequences
+    reaches within 2.0 (0.4) tokens of the top on average in every bin (the counts' order statistics).
+    Returns [(share, padded length, mean real length)]."""
+    with open(lengths_file) as f:
+        counts = json.load(f)["counts"]
+    total = sum(counts)
+    shapes = []
+    for top in range(bin_size, len(counts) + 1, bin_size):
+        in_bin = counts[top - bin_size:top]
+        tokens = sum((top - bin_size + 1 + i) * c for i, c in enumerate(in_bin))
+        padded = -(-top // alignment) * alignment
+        shapes.append((sum(in_bin) / total, padded, tokens / sum(in_bin)))
+    return shapes
+
+
+def masked_positions(tokens, cap):
+    """create_pretraining_data's count of masked positions: 15% of the tokens, rounded, at least 1,
+    at most max_predictions_per_seq (LDDL's create_masked_lm_predictions keeps the rule)."""
+    return min(cap, max(1, int(round(tokens * 0.15))))
+
+
+def shaped_layers(per_shape):
+    """One layer list from the same model built at several lengths: a layer equal in every shape
+    stays as it is; one that differs carries its figures per shape ("shapes", dasim's workload
+    format), in the order of the workload's "shapes"."""
+    figures = ("forward_flops", "backward_flops", "activation_bytes", "backward_activation_bytes", "gemm")
+    merged = []
+    for versions in zip(*per_shape):
+        first = versions[0]
+        if all(v == first for v in versions):
+            merged.append(first)
+            continue
+        layer = {k: v for k, v in first.items() if k not in figures}
+        layer["shapes"] = [{k: v[k] for k in figures if k in v} for v in versions]
+        block = layer.pop("block", None)
+        if block is not None:
+            layer["block"] = block
+        merged.append(layer)
+    return merged
+
+
+def write_binned(directory, precision, lengths_file):
+    """BERT-large phase 2 as scripts/run_pretraining.sh @ a07d20a1 reads it: bin size 64 (its
+    phase2_bin_size default), LDDL's sequence_length_alignment of 8, 80 masked positions at most."""
+    shapes = bin_shapes(lengths_file, 64, 8)
+    per_shape = [bert(precision, padded, 24, 1024, 16, 4096, 30528, heads_on=True,
+                      masked_rows=masked_positions(mean_tokens, 80)) for _, padded, mean_tokens in shapes]
+    name = f"bert-large-pretrain-s512-bin64-{precision}"
+    workload = {"name": name, "precision": precision, "sample_name": "sequence", "sequence_length": 512,
+                "source": "validation/scaling/workloads/make_bert.py (BERT-large with the pre-training heads, "
+                          "phase 2 in LDDL's 64-token length bins of Wikipedia, wikipedia-s512-lengths.json)",
+                "shapes": [{"share": share, "sequence_length": padded} for share, padded, _ in shapes],
+                "layers": shaped_layers(per_shape)}
+    with open(os.path.join(directory, name + ".json"), "w") as f:
+        json.dump(workload, f, indent=1)
+        f.write("\n")
+
+
 def write(directory):
     for precision in ("fp32", "amp"):
         write_workload(directory, f"bert-base-pretrain-s128-{precision}", precision, 128,
@@ -177,6 +241,10 @@ def write(directory):
                        "validation/scaling/workloads/make_bert.py (BERT-large with the pre-training heads over "
                        f"{masked} masked positions per sequence, dasim's layer conventions)",
                        bert(precision, seq, 24, 1024, 16, 4096, 30528, heads_on=True, masked_rows=masked))
+    # Phase 2 as its runs read it: micro-batches of one length bin each (write_binned).
+    for precision in ("amp", "tf32"):
+        write_binned(directory, precision, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                        "wikipedia-s512-lengths.json"))
 
 
 if __name__ == "__main__":
