@@ -44,6 +44,14 @@ CONFIGS = [
     ("bert-large-amp-b32-s384", "bert-large", "amp", 32, 384, None, False, "none"),
     ("bert-large-amp-b64-s128-ckpt", "bert-large", "amp", 64, 128, None, False, "blocks"),
 ]
+# BERT-large at each length LDDL's binned loader pads a phase-2 micro-batch to (bin size 64 over a
+# maximum of 512: every bin's top), at the micro-batches of DeepLearningExamples' phase-2 runs (16
+# per GPU in TF32, 32 in mixed precision): how the step shortens with the padded length is what
+# dasim's sequence-length mix rests on, measured here against its predictions at the same lengths.
+CONFIGS += [config for config in
+            ((f"bert-large-{precision}-b{batch}-s{length}", "bert-large", precision, batch, length, None, False, "none")
+             for precision, batch in (("tf32", 16), ("amp", 32)) for length in range(64, 513, 64))
+            if config[0] not in {c[0] for c in CONFIGS}]  # amp b32 s384 is above already
 
 
 def set_precision(precision, cudnn_benchmark):
