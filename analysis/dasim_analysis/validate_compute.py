@@ -33,7 +33,8 @@ OPTIONAL_KEYS = frozenset({"memory_format", "grad_clip", "zero_grad", "activatio
 MEMORY_FORMATS = {"channels_last", "nchw"}
 CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
-# dasim's built-in workloads -> whether they take a sequence length (--seq-len).
+# dasim's built-in workloads -> whether they take a sequence length (--seq-len). A case may name a
+# workload file instead ("....json", relative to the case file).
 WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
@@ -60,6 +61,21 @@ def expect_one_of(case, key, names, path):
            f"expected one of {', '.join(sorted(names))}")
 
 
+def load_workload_file(case, path):
+    """A workload file, relative to the case: one that dasim's built-ins cannot state (micro-batches of
+    several lengths: docs/workloads.md). Its samples must be sequences (the table's unit)."""
+    workload = os.path.normpath(os.path.join(os.path.dirname(path), case["workload"]))
+    expect(os.path.isfile(workload), f"{path}: workload", f"no such file {workload}")
+    try:
+        with open(workload) as f:
+            sample = json.load(f).get("sample_name")
+    except (OSError, ValueError, AttributeError):
+        sample = None
+    expect(sample == "sequence", f"{path}: workload",
+           f"expected a built-in name or a workload file of sequences ({workload})")
+    case["workload_path"] = workload
+
+
 def load_case(path):
     case = read_case(path, CASE_KEYS, OPTIONAL_KEYS)
     case.setdefault("memory_format", "channels_last")
@@ -71,8 +87,14 @@ def load_case(path):
     expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
     for key in TEXT_KEYS:
         expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
-    expect_one_of(case, "workload", WORKLOADS, path)
-    if WORKLOADS[case["workload"]]:
+    if isinstance(case["workload"], str) and case["workload"].endswith(".json"):
+        load_workload_file(case, path)
+    else:
+        expect_one_of(case, "workload", WORKLOADS, path)
+    if case.get("workload_path"):
+        expect(case["seq_len"] is None, f"{path}: seq_len",
+               "expected null (a workload file fixes its own sequence lengths)")
+    elif WORKLOADS[case["workload"]]:
         expect(case["seq_len"] is None or (is_int(case["seq_len"]) and case["seq_len"] > 0), f"{path}: seq_len",
                "expected a positive integer or null (the workload's default)")
     else:
@@ -102,7 +124,7 @@ def load_cases(directory):
 
 
 def command_for(dasim, case):
-    command = [dasim, "workload", "show", case["workload"], "--batch", str(case["batch_per_gpu"]),
+    command = [dasim, "workload", "show", case.get("workload_path") or case["workload"], "--batch", str(case["batch_per_gpu"]),
                "--precision", case["precision"], "--calibration", case["calibration_path"],
                "--fusion", case["fusion"], "--memory-format", case["memory_format"], "--optimizer", case["optimizer"]]
     if case["grad_clip"] != "none":

@@ -9,8 +9,17 @@ std::string to_string(LayerKind kind) {
 }
 
 Layer in_shape(const Layer& layer, const LayerShape& shape) {
-  Layer one = layer;
-  one.shapes.clear();
+  // Field by field rather than a copy of `layer`: a copy would copy its shapes too, once per shape
+  // timed, which makes a layer of many shapes quadratic.
+  Layer one;
+  one.name = layer.name;
+  one.kind = layer.kind;
+  one.params = layer.params;
+  one.conv = layer.conv;
+  one.forward_time_s = layer.forward_time_s;
+  one.backward_time_s = layer.backward_time_s;
+  one.measured_batch = layer.measured_batch;
+  one.block = layer.block;
   one.forward_flops = shape.forward_flops;
   one.backward_flops = shape.backward_flops;
   one.activation_bytes = shape.activation_bytes;

@@ -20,9 +20,13 @@ std::vector<ParameterTensor> weight_and_bias(int64_t params, int64_t weight) {
 std::vector<ParameterTensor> parameter_tensors(const Layer& layer) {
   if (layer.params <= 0) return {};
   switch (layer.kind) {
-    case LayerKind::linear:
-      if (layer.gemm) return weight_and_bias(layer.params, layer.gemm->k * layer.gemm->n);
+    case LayerKind::linear: {
+      // A layer whose figures vary by micro-batch shape keeps its GEMMs in its shapes; their weight
+      // (k x n) is the same in each (the file reader checks it), only the rows change.
+      const auto& gemm = layer.gemm || layer.shapes.empty() ? layer.gemm : layer.shapes.front().gemm;
+      if (gemm) return weight_and_bias(layer.params, gemm->k * gemm->n);
       break;
+    }
     case LayerKind::conv:
       if (layer.conv) {
         const auto& s = *layer.conv;

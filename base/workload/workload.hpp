@@ -19,8 +19,8 @@ namespace dasim::workload {
 
 // One of the shapes a workload's micro-batches take when they differ (a loader that pads each
 // micro-batch only to its own length bin, as LDDL's binned BERT phase 2): every rank runs the same
-// shape in the same micro-batch, so the shapes do not make ranks wait for each other; the step
-// is their share-weighted mean.
+// shape in the same micro-batch, so the shapes do not make ranks wait for each other; each layer's
+// time is the share-weighted mean of its shapes' (communication overlaps the mean shape's).
 struct SampleShape {
   double share = 0;         // of the micro-batches, > 0; a workload's shares sum to 1
   int sequence_length = 0;  // tokens the micro-batch is padded to (0: not a sequence)

@@ -107,6 +107,8 @@ void check_concat(const ObjectReader& r, const Layer& layer, std::optional<doubl
     r.fail("backward_flops", fmt::format("expected 0: a concat copies bytes, got {}", *backward_flops));
 }
 
+constexpr size_t kMaxSampleShapes = 1024;
+
 // The workload's sample shapes: each a share of the micro-batches (> 0, summing to 1) and the
 // length they are padded to.
 std::vector<SampleShape> read_sample_shapes(ObjectReader& r) {
@@ -123,10 +125,14 @@ std::vector<SampleShape> read_sample_shapes(ObjectReader& r) {
     shapes.push_back(shape);
   });
   if (shapes.empty()) r.fail("shapes", "expected at least one shape (leave the key out for one)");
+  // Each shape is timed per layer and pass: a bound keeps a step's prediction to seconds.
+  if (shapes.size() > kMaxSampleShapes)
+    r.fail("shapes", fmt::format("expected at most {} shapes, got {}", kMaxSampleShapes, shapes.size()));
   double sum = 0;
   for (const auto& shape : shapes) sum += shape.share;
   if (std::abs(sum - 1) > 1e-6)
-    r.fail("shapes", fmt::format("expected shares summing to 1 (every micro-batch has a shape), got {:.9g}", sum));
+    r.fail("shapes",
+           fmt::format("expected shares summing to 1 (every micro-batch has a shape), got {:.9g}", sum));
   return shapes;
 }
 
@@ -148,20 +154,35 @@ void read_layer_shapes(ObjectReader& r, const std::vector<SampleShape>& sample_s
     r.fail("shapes", "a layer's shapes follow the workload's \"shapes\", and the workload gives none");
   if (layer.kind == LayerKind::conv)
     r.fail("shapes", "expected no shapes on a conv layer (its shape is its conv object)");
+  if (layer.kind == LayerKind::concat)
+    r.fail("shapes", "expected no shapes on a concat (it copies its branches' bytes: give activation_bytes)");
   for (const char* own : {"forward_flops", "backward_flops", "activation_bytes", "backward_activation_bytes",
                           "gemm", "conv", "forward_time_s", "backward_time_s"})
     if (r.has(own))
-      r.fail(own, "given per shape in the layer's \"shapes\" (the layer's own figures are their share-weighted "
-                  "means)");
+      r.fail(own,
+             "given per shape in the layer's \"shapes\" (the layer's own figures are their share-weighted "
+             "means)");
   r.array("shapes", [&](const nlohmann::json& element, const std::string& path) {
     const size_t i = layer.shapes.size();
     if (i >= sample_shapes.size())
-      r.fail("shapes", fmt::format("expected {} shapes, one per shape of the workload", sample_shapes.size()));
+      r.fail("shapes",
+             fmt::format("expected {} shapes, one per shape of the workload", sample_shapes.size()));
     layer.shapes.push_back(read_layer_shape(ObjectReader(element, r.file(), path), sample_shapes[i].share));
   });
   if (layer.shapes.size() != sample_shapes.size())
     r.fail("shapes", fmt::format("expected {} shapes, one per shape of the workload, got {}",
                                  sample_shapes.size(), layer.shapes.size()));
+  // The weight does not change with the shape: only a GEMM's rows may.
+  const auto& first = layer.shapes.front().gemm;
+  for (size_t i = 1; i < layer.shapes.size(); ++i) {
+    const auto& gemm = layer.shapes[i].gemm;
+    if (gemm.has_value() != first.has_value() || (gemm && (gemm->n != first->n || gemm->k != first->k)))
+      r.fail(fmt::format("shapes[{}].gemm", i),
+             first ? fmt::format("expected n {} and k {} as in shapes[0] (the weight is the same in every "
+                                 "shape; only rows_per_sample may change)",
+                                 first->n, first->k)
+                   : std::string("expected no gemm, as shapes[0] (every shape or none gives it)"));
+  }
   for (const auto& shape : layer.shapes) {
     layer.forward_flops += shape.share * shape.forward_flops;
     layer.backward_flops += shape.share * shape.backward_flops;
@@ -244,8 +265,8 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
     if (r.has(derived)) (void)r.raw(derived);
   r.finish();
   if (w.layers.empty()) r.fail("layers", "expected at least one layer");
-  if (!w.shapes.empty() && std::none_of(w.layers.begin(), w.layers.end(),
-                                        [](const Layer& l) { return !l.shapes.empty(); }))
+  if (!w.shapes.empty() &&
+      std::none_of(w.layers.begin(), w.layers.end(), [](const Layer& l) { return !l.shapes.empty(); }))
     r.fail("shapes", "no layer gives its figures per shape (a layer's \"shapes\"): leave the key out");
   if (int split = first_split_block_layer(w.layers); split >= 0)
     throw InputError(file, fmt::format("layers[{}].block", split),

@@ -45,9 +45,10 @@ std::string render_workload_table(const Workload& w, const ReportOptions& option
       shapes.push_back(shape.sequence_length > 0
                            ? fmt::format("{} tokens {:.1f}%", shape.sequence_length, 100 * shape.share)
                            : fmt::format("{:.1f}%", 100 * shape.share));
-    out += fmt::format("micro-batch shapes ({}): {}; a varying layer's figures are their share-weighted means, "
-                       "its time the mean of its shapes' times\n\n",
-                       w.shapes.size(), fmt::join(shapes, ", "));
+    out += fmt::format(
+        "micro-batch shapes ({}): {}; a varying layer's figures are their share-weighted means, "
+        "its time the mean of its shapes' times\n\n",
+        w.shapes.size(), fmt::join(shapes, ", "));
   }
   out += fmt::format("{:>4}  {:<36} {:<11} {:>12} {:>12} {:>12} {:>11}  {}\n", "#", "layer", "kind", "params",
                      "fwd GFLOP", "bwd GFLOP", "act MiB", "shape / measured");
@@ -110,8 +111,9 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   // loads as a workload; what is derived from it goes under "report", which the loader ignores.
   const nlohmann::json file = to_json(w);
   oj out;
-  for (const char* key : {"name", "precision", "sample_name", "optimizer", "grad_clip", "zero_grad",
-                          "activation_checkpointing", "sequence_length", "measured_batch", "update_time_s", "shapes"})
+  for (const char* key :
+       {"name", "precision", "sample_name", "optimizer", "grad_clip", "zero_grad", "activation_checkpointing",
+        "sequence_length", "measured_batch", "update_time_s", "shapes"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
   oj shape_keys = oj::array();

@@ -97,7 +97,6 @@ void check_batch(int batch) {
   if (batch <= 0) throw InputError("batch", "", fmt::format("expected a positive batch, got {}", batch));
 }
 
-
 // A layer whose figures vary by sample shape: each shape timed as a layer of its own, the times
 // weighted by the shapes' shares of the micro-batches. Not the time of the mean FLOPs: efficiency
 // and the launch floor make time not linear in the shape (a short bin's GEMMs run further below
@@ -112,7 +111,8 @@ double shape_weighted_s(const Layer& layer, TimeOf time_of) {
 
 double ComputeModel::forward_time_s(const Layer& layer, int batch) const {
   check_batch(batch);
-  if (!layer.shapes.empty()) return shape_weighted_s(layer, [&](const Layer& one) { return forward_time_s(one, batch); });
+  if (!layer.shapes.empty())
+    return shape_weighted_s(layer, [&](const Layer& one) { return forward_time_s(one, batch); });
   if (layer.forward_time_s && layer.measured_batch > 0)
     return *layer.forward_time_s * batch / layer.measured_batch;
   if (layer.conv) {

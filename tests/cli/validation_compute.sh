@@ -82,6 +82,11 @@ edit "c['workload']='bert-large'; c['seq_len']=384; del c['zero_grad']; c['activ
 verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
 [[ $(tail -1 "$WORK/fake.log") == *" --optimizer sgd_momentum --activation-checkpointing blocks --seq-len 384 --format json" ]] ||
   fail "no --activation-checkpointing: $(tail -1 "$WORK/fake.log")"
+# A workload file (relative to the case), passed to dasim as its path, with no --seq-len.
+edit "c['workload']='$SOURCE_DIR/validation/scaling/workloads/bert-large-pretrain-s512-bin64-tf32.json'; c['seq_len']=None"
+verdict 1 0 "1 cases: 1 within target, 0 known disagreements, 0 to look at"
+[[ $(tail -1 "$WORK/fake.log") == "workload show $SOURCE_DIR/validation/scaling/workloads/bert-large-pretrain-s512-bin64-tf32.json --batch 256 "*" --format json" &&
+   $(tail -1 "$WORK/fake.log") != *--seq-len* ]] || fail "workload file: $(tail -1 "$WORK/fake.log")"
 
 # Bad inputs.
 bad() { expect_refusal "$WORK/cases/case.json: $1" --dasim "$WORK/fake-dasim" --cases "$WORK/cases"; }
@@ -103,6 +108,12 @@ edit "c['grad_clip']=['norm']"  # not a string: the same one line, no traceback
 bad "grad_clip: expected one of none, norm, norm_and_scale"
 edit "c['workload']='resnet101'"
 bad "workload: expected one of bert-large, gpt2-xl, resnet50, vgg16"
+edit "c['workload']='absent.json'; c['seq_len']=None"
+bad "workload: no such file $WORK/cases/absent.json"
+edit "c['workload']='$SOURCE_DIR/validation/scaling/workloads/bert-large-pretrain-s512-bin64-tf32.json'; c['seq_len']=512"
+bad "seq_len: expected null (a workload file fixes its own sequence lengths)"
+edit "c['workload']='$SOURCE_DIR/tests/data/workload/inception_block.json'; c['seq_len']=None"
+bad "workload: expected a built-in name or a workload file of sequences ($SOURCE_DIR/tests/data/workload/inception_block.json)"
 edit "c['surprise']=1"
 bad "unknown keys surprise"
 edit "del c['as_printed']"

@@ -52,10 +52,11 @@ TEST(SampleShapesTime, EachShapeTimedThenWeightedByItsShare) {
   const Layer one = workload::in_shape(two_shape_linear(), two_shape_linear().shapes[1]);
   EXPECT_TRUE(one.shapes.empty());
   EXPECT_DOUBLE_EQ(one.forward_flops, 1e9);
-  EXPECT_NEAR(model.backward_time_s(two_shape_linear(), 4),
-              0.25 * model.backward_time_s(workload::in_shape(two_shape_linear(), two_shape_linear().shapes[0]), 4) +
-                  0.75 * model.backward_time_s(one, 4),
-              1e-15);
+  EXPECT_NEAR(
+      model.backward_time_s(two_shape_linear(), 4),
+      0.25 * model.backward_time_s(workload::in_shape(two_shape_linear(), two_shape_linear().shapes[0]), 4) +
+          0.75 * model.backward_time_s(one, 4),
+      1e-15);
 }
 
 TEST(SampleShapesTime, AFloorOnTheShortShapeMakesTheMeanOfTimesExceedTheTimeOfTheMean) {

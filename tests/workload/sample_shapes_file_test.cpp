@@ -4,11 +4,13 @@
 #include "common/errors.hpp"
 #include "support/scratch_dir.hpp"
 #include "workload/fusion.hpp"
+#include "workload/parameter_tensors.hpp"
 #include "workload/workload_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace dasim::workload;
@@ -96,6 +98,38 @@ TEST(SampleShapesFile, FusionLeavesVaryingLayersApart) {
   EXPECT_EQ(w.layers.size(), 4u);
 }
 
+TEST(SampleShapesFile, AVaryingLinearKeepsItsWeightAndBiasTensors) {
+  // q: 1024 x 1024 weight (from its shapes' GEMM) + 1024 bias, as an unshaped linear layer has.
+  const Workload w = load_workload(write_shapes_file("two.json", kTwoShapes));
+  const auto tensors = parameter_tensors(w.layers[0]);
+  ASSERT_EQ(tensors.size(), 2u);
+  EXPECT_EQ(tensors[0].elements, 1024 * 1024);
+  EXPECT_EQ(tensors[1].elements, 1024);
+}
+
+TEST(SampleShapesFile, RefusesAGemmWhoseWeightChangesWithTheShape) {
+  EXPECT_EQ(error_of(with(kTwoShapes, R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 1024})",
+                          R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 512})")),
+            "layers[0].shapes[1].gemm: expected n 1024 and k 1024 as in shapes[0] (the weight is the same in "
+            "every shape; only rows_per_sample may change)");
+}
+
+TEST(SampleShapesFile, RefusesShapesOnAConcat) {
+  EXPECT_EQ(error_of(with(kTwoShapes, R"("kind": "elementwise")", R"("kind": "concat")")),
+            "layers[2].shapes: expected no shapes on a concat (it copies its branches' bytes: give "
+            "activation_bytes)");
+}
+
+TEST(SampleShapesFile, RefusesMoreShapesThanItTimes) {
+  std::ostringstream shapes;
+  for (int i = 0; i < 1025; ++i) shapes << (i ? ", " : "") << R"({"share": 0.0009765625})";
+  EXPECT_EQ(
+      error_of(with(kTwoShapes,
+                    R"([{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
+                    "[" + shapes.str() + "]")),
+      "shapes: expected at most 1024 shapes, got 1025");
+}
+
 TEST(SampleShapesFile, RefusesSharesThatDoNotSumToOne) {
   EXPECT_EQ(error_of(with(kTwoShapes, R"("share": 0.75)", R"("share": 0.7)")),
             "shapes: expected shares summing to 1 (every micro-batch has a shape), got 0.95");
@@ -107,25 +141,33 @@ TEST(SampleShapesFile, RefusesAShareOutsideZeroToOne) {
 }
 
 TEST(SampleShapesFile, RefusesAnEmptyShapeList) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
-                          R"("shapes": [])")),
-            "shapes: expected at least one shape (leave the key out for one)");
+  EXPECT_EQ(
+      error_of(with(
+          kTwoShapes,
+          R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
+          R"("shapes": [])")),
+      "shapes: expected at least one shape (leave the key out for one)");
 }
 
 TEST(SampleShapesFile, RefusesLayerShapesWithoutTheWorkloads) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}],)",
-                          "")),
-            "layers[0].shapes: a layer's shapes follow the workload's \"shapes\", and the workload gives none");
+  EXPECT_EQ(
+      error_of(with(
+          kTwoShapes,
+          R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}],)",
+          "")),
+      "layers[0].shapes: a layer's shapes follow the workload's \"shapes\", and the workload gives none");
 }
 
 TEST(SampleShapesFile, RefusesALayerWithTheWrongNumberOfShapes) {
-  EXPECT_EQ(error_of(with(kTwoShapes,
-                          R"({"forward_flops": 4.0e5, "backward_flops": 8.0e5, "activation_bytes": 2.0e5},)", "")),
-            "layers[1].shapes: expected 2 shapes, one per shape of the workload, got 1");
+  EXPECT_EQ(
+      error_of(with(kTwoShapes,
+                    R"({"forward_flops": 4.0e5, "backward_flops": 8.0e5, "activation_bytes": 2.0e5},)", "")),
+      "layers[1].shapes: expected 2 shapes, one per shape of the workload, got 1");
 }
 
 TEST(SampleShapesFile, RefusesALayersOwnFigureBesideItsShapes) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("params": 2048, "shapes")", R"("params": 2048, "forward_flops": 1, "shapes")")),
+  EXPECT_EQ(error_of(with(kTwoShapes, R"("params": 2048, "shapes")",
+                          R"("params": 2048, "forward_flops": 1, "shapes")")),
             "layers[1].forward_flops: given per shape in the layer's \"shapes\" (the layer's own figures are "
             "their share-weighted means)");
 }
@@ -142,8 +184,8 @@ TEST(SampleShapesFile, RefusesANegativeFigureInAShape) {
 }
 
 TEST(SampleShapesFile, RefusesAKeyAShapeDoesNotTake) {
-  const std::string what =
-      error_of(with(kTwoShapes, R"("forward_flops": 1.0e8,)", R"("forward_time_s": 0.001, "forward_flops": 1.0e8,)"));
+  const std::string what = error_of(
+      with(kTwoShapes, R"("forward_flops": 1.0e8,)", R"("forward_time_s": 0.001, "forward_flops": 1.0e8,)"));
   EXPECT_EQ(what.rfind("layers[0].shapes[0].forward_time_s: ", 0), 0u) << what;
 }
 
