@@ -64,11 +64,14 @@ std::string network_models(const scenario::Scenario& sc) {
 }
 
 // What identifies a scenario's inputs: its file, and every platform, calibration and workload file
-// it reads (a workload file's layers, blocks and options change the results as much as the scenario).
+// it reads (a workload file's layers, blocks and options change the results as much as the scenario;
+// so do the length counts a built-in's bins come from).
 std::string inputs_sha256(const scenario::Scenario& sc) {
   std::string hashes = sha256_of_file(sc.file);
-  for (const auto& w : sc.workloads)
+  for (const auto& w : sc.workloads) {
     if (w.origin != "built-in") hashes += sha256_of_file(w.origin);
+    if (!w.length_counts.empty()) hashes += sha256_of_file(w.length_counts);
+  }
   for (const auto& p : sc.platforms) {
     hashes += sha256_of_file(p.spec.file) + p.calibration_sha256;
     for (const auto& site : p.spec.site_platforms) hashes += sha256_of_file(site.file);

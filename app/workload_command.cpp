@@ -1,5 +1,6 @@
 // `dasim workload show NAME|FILE [--batch N] [--precision P] [--grad-precision P] [--fusion F]
-//   [--memory-format M] [--optimizer O] [--grad-clip C] [--zero-grad Z] [--seq-len N] [--bucket-cap SIZE]
+//   [--memory-format M] [--optimizer O] [--grad-clip C] [--zero-grad Z] [--seq-len N]
+//   [--length-bins COUNTS --bin-size N] [--bucket-cap SIZE]
 //   [--calibration FILE] [--format table|json]`: per-layer table, totals and the DDP bucket plan of a
 //   workload; with a calibration, its predicted step on one device.
 // `dasim workload import TRACE.json --batch N --out W.json [--step N] [--params FILE]
@@ -84,6 +85,8 @@ void add_workload_command(CLI::App& app) {
     std::string activation_checkpointing;
     std::string calibration;
     int sequence_length = 0;
+    std::string length_bins;
+    int bin_size = 0;
     std::string bucket_cap = "25MiB";
     std::optional<double> bucket_cap_mb;
     std::string format = "table";
@@ -118,6 +121,11 @@ void add_workload_command(CLI::App& app) {
                    "Calibration file: also predict the step on that device (times per layer, samples/s)");
   show->add_option("--seq-len", o->sequence_length, "Sequence length (bert-large, gpt2-xl)")
       ->check(CLI::Range(1, 1 << 20));
+  show->add_option(
+      "--length-bins", o->length_bins,
+      "Length counts file: micro-batches in length bins of --bin-size tokens (bert-large, gpt2-xl)");
+  show->add_option("--bin-size", o->bin_size, "Tokens per length bin (with --length-bins)")
+      ->check(CLI::Range(1, 1 << 16));
   show->add_option("--bucket-cap", o->bucket_cap, "DDP bucket cap (the scenario's bucket_cap, e.g. 25MiB)")
       ->capture_default_str();
   // DDP's own knob, in MiB; kept from before --bucket-cap, hidden from --help.
@@ -139,9 +147,16 @@ void add_workload_command(CLI::App& app) {
       options.activation_checkpointing =
           workload::parse_activation_checkpointing(o->activation_checkpointing);
     if (o->sequence_length > 0) options.sequence_length = o->sequence_length;
+    if (o->length_bins.empty() != (o->bin_size == 0))
+      throw InputError(o->length_bins.empty() ? "--bin-size: given without --length-bins"
+                                              : "--length-bins: needs --bin-size (tokens per bin)");
+    if (!o->length_bins.empty()) options.length_bins = workload::LengthBins{o->length_bins, o->bin_size};
     workload::Workload w = [&] {
       try {
         return workload::load_workload(o->spec, options);
+      } catch (const workload::LengthBinsError& e) {
+        throw InputError((e.key() == "bin_size" ? "--bin-size: " : "--length-bins: ") +
+                         std::string(e.what()));
       } catch (const workload::SequenceLengthError& e) {
         throw InputError(std::string("--seq-len: ") + e.what());  // the model says what, the CLI where
       } catch (const workload::CheckpointingError& e) {

@@ -101,6 +101,10 @@ nlohmann::json load_json_file(const std::string& file) {
 }
 
 int64_t json_integer(const nlohmann::json& value, const std::string& file, const std::string& path) {
+  // An unsigned value above int64's range would wrap to a negative one and be refused as such.
+  if (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(INT64_MAX))
+    throw InputError(file, path,
+                     fmt::format("expected an integer below 2^63, got {}", value.get<uint64_t>()));
   if (value.is_number_integer()) return value.get<int64_t>();
   if (value.is_number_float()) {
     double d = value.get<double>();

@@ -48,4 +48,13 @@ std::string conv_kernel_family(const ConvShape& c) {
   return "conv_other";
 }
 
+void set_shape_means(Layer& layer) {
+  layer.forward_flops = layer.backward_flops = layer.activation_bytes = 0;
+  for (const auto& shape : layer.shapes) {
+    layer.forward_flops += shape.share * shape.forward_flops;
+    layer.backward_flops += shape.share * shape.backward_flops;
+    layer.activation_bytes += shape.share * shape.activation_bytes;
+  }
+}
+
 }  // namespace dasim::workload

@@ -121,6 +121,9 @@ struct Layer {
 
 // The layer as it runs in one of its shapes: the shape's figures, no shapes of its own.
 Layer in_shape(const Layer& layer, const LayerShape& shape);
+// Sets a layer's forward_flops, backward_flops and activation_bytes to its shapes' share-weighted
+// means (what the totals and reports read).
+void set_shape_means(Layer& layer);
 
 std::string to_string(LayerKind kind);
 

@@ -45,7 +45,8 @@ struct Workload {
   // A step's compute outside the layers (optimizer update, batch copy), measured by a profiler;
   // when set it replaces the bandwidth model of the update (compute::ComputeModel::update_time_s).
   std::optional<double> update_time_s;
-  std::string origin;  // "built-in" or the JSON file it came from
+  std::string origin;         // "built-in" or the JSON file it came from
+  std::string length_counts;  // the length counts its bins came from (length_bins.hpp), "" for none
 
   int64_t total_params() const;
   std::vector<int64_t> layer_params() const;  // per layer, forward order (the planners' input)

@@ -107,8 +107,6 @@ void check_concat(const ObjectReader& r, const Layer& layer, std::optional<doubl
     r.fail("backward_flops", fmt::format("expected 0: a concat copies bytes, got {}", *backward_flops));
 }
 
-constexpr size_t kMaxSampleShapes = 1024;
-
 // The workload's sample shapes: each a share of the micro-batches (> 0, summing to 1) and the
 // length they are padded to.
 std::vector<SampleShape> read_sample_shapes(ObjectReader& r) {
@@ -125,9 +123,10 @@ std::vector<SampleShape> read_sample_shapes(ObjectReader& r) {
     shapes.push_back(shape);
   });
   if (shapes.empty()) r.fail("shapes", "expected at least one shape (leave the key out for one)");
-  // Each shape is timed per layer and pass: a bound keeps a step's prediction to seconds.
-  if (shapes.size() > kMaxSampleShapes)
-    r.fail("shapes", fmt::format("expected at most {} shapes, got {}", kMaxSampleShapes, shapes.size()));
+  // Each shape is timed per layer and pass: a bound keeps a step's prediction to seconds (the same
+  // bound as length bins').
+  if (shapes.size() > kMaxLengthBins)
+    r.fail("shapes", fmt::format("expected at most {} shapes, got {}", kMaxLengthBins, shapes.size()));
   double sum = 0;
   for (const auto& shape : shapes) sum += shape.share;
   if (std::abs(sum - 1) > 1e-6)
@@ -183,11 +182,7 @@ void read_layer_shapes(ObjectReader& r, const std::vector<SampleShape>& sample_s
                                  first->n, first->k)
                    : std::string("expected no gemm, as shapes[0] (every shape or none gives it)"));
   }
-  for (const auto& shape : layer.shapes) {
-    layer.forward_flops += shape.share * shape.forward_flops;
-    layer.backward_flops += shape.share * shape.backward_flops;
-    layer.activation_bytes += shape.share * shape.activation_bytes;
-  }
+  set_shape_means(layer);
 }
 
 Layer read_layer(ObjectReader r, const std::vector<SampleShape>& sample_shapes) {
@@ -293,6 +288,30 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
 
 namespace {
 
+Workload transformer(const std::string& name, Precision precision, int sequence_length) {
+  return name == "bert-large" ? bert_large(precision, sequence_length) : gpt2_xl(precision, sequence_length);
+}
+
+// A built-in transformer in length bins: built at each bin's top length (length_bins.hpp).
+Workload binned_transformer(const std::string& name, bool is_transformer, Precision precision,
+                            const WorkloadOptions& options) {
+  if (!is_transformer) throw LengthBinsError(name + " is an image model: it has no sequence lengths to bin");
+  if (options.sequence_length)
+    throw LengthBinsError(
+        "the bins set each micro-batch's length: give length bins or a sequence length, not both");
+  const auto shapes =
+      bin_shapes(read_length_counts(options.length_bins->file), options.length_bins->bin_size);
+  Workload w = with_length_bins(shapes, [&](int length) {
+    try {
+      return transformer(name, precision, length);
+    } catch (const SequenceLengthError& e) {
+      throw LengthBinsError(fmt::format("the bin of {} tokens: {}", length, e.what()));
+    }
+  });
+  w.length_counts = options.length_bins->file;
+  return w;
+}
+
 Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& options) {
   const auto& names = builtin_workload_names();
   bool builtin = std::find(names.begin(), names.end(), spec_or_file) != names.end();
@@ -302,14 +321,19 @@ Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& 
                      fmt::format("not a built-in workload ({}) and no such file", fmt::join(names, ", ")));
 
   Precision precision = options.precision.value_or(Precision::fp32);
+  if (options.length_bins && !builtin)
+    throw LengthBinsError(
+        "a workload file fixes its own FLOPs: length bins apply to built-ins only (a file states its own "
+        "\"shapes\")");
   if (builtin) {
     bool is_transformer = spec_or_file == "bert-large" || spec_or_file == "gpt2-xl";
+    if (options.length_bins) return binned_transformer(spec_or_file, is_transformer, precision, options);
     if (options.sequence_length && !is_transformer)
       throw SequenceLengthError(spec_or_file + " is an image model: it has no sequence length");
     if (spec_or_file == "resnet50") return resnet50(precision);
     if (spec_or_file == "vgg16") return vgg16(precision);
-    if (spec_or_file == "bert-large") return bert_large(precision, options.sequence_length.value_or(128));
-    return gpt2_xl(precision, options.sequence_length.value_or(1024));
+    return transformer(spec_or_file, precision,
+                       options.sequence_length.value_or(spec_or_file == "bert-large" ? 128 : 1024));
   }
   if (options.sequence_length)
     throw SequenceLengthError(

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "workload/fusion.hpp"
+#include "workload/length_bins.hpp"
 #include "workload/memory_format.hpp"
 #include "workload/workload.hpp"
 
@@ -32,6 +33,7 @@ struct WorkloadOptions {
   std::optional<GradClip> grad_clip;                         // overrides the file's (default none)
   std::optional<ZeroGrad> zero_grad;                         // overrides the file's (default set_to_none)
   std::optional<ActivationCheckpointing> activation_checkpointing;  // overrides the file's (default none)
+  std::optional<LengthBins> length_bins;  // built-in transformers only: micro-batches in length bins
 };
 
 // A sequence length the workload cannot take (an image model, a file, a built-in's position

@@ -38,7 +38,9 @@ double optimizer_state_bytes(const Workload& w) {
 std::string render_workload_table(const Workload& w, const ReportOptions& options) {
   std::string out = fmt::format("workload {} ({}), precision {}, per {}{}\n\n", w.name, w.origin,
                                 to_string(w.precision), w.sample_name,
-                                w.sequence_length > 0 ? fmt::format(" of {} tokens", w.sequence_length) : "");
+                                w.sequence_length <= 0 ? std::string()
+                                : w.shapes.empty()     ? fmt::format(" of {} tokens", w.sequence_length)
+                                                   : fmt::format(" of up to {} tokens", w.sequence_length));
   if (!w.shapes.empty()) {
     std::vector<std::string> shapes;
     for (const auto& shape : w.shapes)

@@ -67,9 +67,20 @@ workload::Workload read_workload(const nlohmann::json& value, const std::string&
   }
   if (auto seq = w.optional_integer_in("sequence_length", 1, 1 << 20))
     options.sequence_length = static_cast<int>(*seq);
+  if (w.has("length_bins")) {
+    ObjectReader bins = w.object("length_bins");
+    workload::LengthBins spec;
+    spec.file = resolve(file, bins.string("file"));
+    require_file(bins, "file", spec.file);
+    spec.bin_size = static_cast<int>(bins.integer_in("bin_size", 1, 1 << 16));
+    bins.finish();
+    options.length_bins = spec;
+  }
   w.finish();
   try {
     return workload::load_workload(name, options);
+  } catch (const workload::LengthBinsError& e) {
+    w.fail(e.key().empty() ? "length_bins" : "length_bins." + e.key(), e.what());
   } catch (const workload::SequenceLengthError& e) {
     w.fail("sequence_length", e.what());
   } catch (const workload::CheckpointingError& e) {

@@ -4,8 +4,14 @@
 // 10 us launch), and the host's per-kernel floor shows why the weights go on times, not on FLOPs.
 #include "compute/compute_model.hpp"
 #include "compute/step_prediction.hpp"
+#include "support/scratch_dir.hpp"
+#include "workload/builtin_models.hpp"
+#include "workload/workload_file.hpp"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
 
 using namespace dasim;
 using workload::Layer;
@@ -77,4 +83,24 @@ TEST(SampleShapesTime, StepPredictionSumsTheWeightedLayerTimes) {
   w.layers = {two_shape_linear()};
   const auto step = compute::predict_step(w, model, 4);
   EXPECT_NEAR(step.forward_s, 0.25 * 0.41e-3 + 0.75 * 4.01e-3, 1e-12);
+}
+
+TEST(SampleShapesTime, BinnedBertLargeStepIsTheShareWeightedStepOfEachLength) {
+  // One sequence of 100 tokens, three of 500, bins of 128: BERT-large at 128 in a quarter of the
+  // micro-batches and at 512 in the rest. Forward and backward are sums over layers, so the binned
+  // step's are the share-weighted ones of the two models built on their own.
+  std::string counts;
+  for (int length = 1; length <= 512; ++length)
+    counts += std::string(length > 1 ? ", " : "") + (length == 100 ? "1" : length == 500 ? "3" : "0");
+  const auto path = dasim::testing::scratch_dir("dasim_binned_step_test") / "counts.json";
+  std::ofstream(path) << R"({"counts": [)" + counts + "]}";
+  workload::WorkloadOptions options;
+  options.length_bins = workload::LengthBins{path.string(), 128};
+  compute::ComputeModel model(flat(2e-6), "fp32");
+  const auto binned = compute::predict_step(workload::load_workload("bert-large", options), model, 8);
+  const auto at128 = compute::predict_step(workload::bert_large(workload::Precision::fp32, 128), model, 8);
+  const auto at512 = compute::predict_step(workload::bert_large(workload::Precision::fp32, 512), model, 8);
+  EXPECT_NEAR(binned.forward_s, 0.25 * at128.forward_s + 0.75 * at512.forward_s, 1e-12);
+  EXPECT_NEAR(binned.backward_s, 0.25 * at128.backward_s + 0.75 * at512.backward_s, 1e-12);
+  EXPECT_DOUBLE_EQ(binned.update_s, at512.update_s);  // the same parameters
 }

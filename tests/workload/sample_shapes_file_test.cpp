@@ -2,6 +2,7 @@
 // figures become the share-weighted means (hand sums below), the file round-trips, fusion leaves
 // such layers apart, and one test per class of bad input, each naming the file and JSON path.
 #include "common/errors.hpp"
+#include "support/input_error.hpp"
 #include "support/scratch_dir.hpp"
 #include "workload/fusion.hpp"
 #include "workload/parameter_tensors.hpp"
@@ -51,16 +52,8 @@ std::string with(std::string text, const std::string& from, const std::string& t
 }
 
 std::string error_of(const std::string& text) {
-  const std::string file = write_shapes_file("bad.json", text);
-  try {
-    load_workload(file);
-  } catch (const dasim::InputError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind(file + ": ", 0), 0u) << what;
-    return what.substr(file.size() + 2);
-  }
-  ADD_FAILURE() << "no InputError for " << text;
-  return "";
+  return dasim::testing::input_error_after_file(write_shapes_file("bad.json", text),
+                                                [](const std::string& f) { load_workload(f); });
 }
 
 }  // namespace

@@ -166,8 +166,9 @@ def bin_shapes(lengths_file, bin_size, alignment):
     sequences of (i - 1) x bin_size + 1 .. i x bin_size tokens; each micro-batch is drawn from one
     bin, chosen with weight = the bin's samples left (so a bin's share of the micro-batches is its
     share of the sequences), the same bin on every rank, and padded to its longest sequence rounded
-    up to `alignment`. Each shape is a bin at its top length: a micro-batch of 16 (32) sequences
-    reaches within 2.0 (0.4) tokens of the top on average in every bin (the counts' order statistics).
+    up to `alignment`. Each shape is a bin at its top length: a micro-batch of 16 (32) sequences,
+    rounded up to 8, reaches within 2.0 (0.4) tokens of the top on average in every bin (the counts'
+    order statistics).
     Returns [(share, padded length, mean real length)]."""
     with open(lengths_file) as f:
         counts = json.load(f)["counts"]
