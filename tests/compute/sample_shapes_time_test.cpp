@@ -20,7 +20,7 @@ using workload::LayerShape;
 
 namespace {
 
-calibration::Calibration flat(double host_floor_s) {
+calibration::Calibration flat_calibration(double host_floor_s) {
   calibration::Calibration c;
   c.device = {"flat", "cpu", "", "", ""};
   c.date = "2026-12-04T00:00:00Z";
@@ -35,7 +35,7 @@ calibration::Calibration flat(double host_floor_s) {
 
 // A GEMM of 1e8 FLOPs per sample in a quarter of the micro-batches and 1e9 in the rest (a short
 // and a long length bin), 1e3 bytes each, and its mean as the file reader leaves it.
-Layer two_shape_linear() {
+Layer two_shape_gemm_layer() {
   Layer l;
   l.name = "fc";
   l.kind = LayerKind::linear;
@@ -51,36 +51,36 @@ Layer two_shape_linear() {
 }  // namespace
 
 TEST(SampleShapesTime, EachShapeTimedThenWeightedByItsShare) {
-  compute::ComputeModel model(flat(0), "fp32");
+  compute::ComputeModel model(flat_calibration(0), "fp32");
   // Batch 4: 4e8 FLOPs -> 0.4 ms, 4e9 -> 4 ms, each + 10 us launch (the bytes take 40 ns).
-  EXPECT_NEAR(model.forward_time_s(two_shape_linear(), 4), 0.25 * 0.41e-3 + 0.75 * 4.01e-3, 1e-12);
+  EXPECT_NEAR(model.forward_time_s(two_shape_gemm_layer(), 4), 0.25 * 0.41e-3 + 0.75 * 4.01e-3, 1e-12);
   // Backward: twice the FLOPs, one launch per pass as the model counts a linear layer's backward.
-  const Layer one = workload::in_shape(two_shape_linear(), two_shape_linear().shapes[1]);
+  const Layer one = workload::in_shape(two_shape_gemm_layer(), two_shape_gemm_layer().shapes[1]);
   EXPECT_TRUE(one.shapes.empty());
   EXPECT_DOUBLE_EQ(one.forward_flops, 1e9);
-  EXPECT_NEAR(
-      model.backward_time_s(two_shape_linear(), 4),
-      0.25 * model.backward_time_s(workload::in_shape(two_shape_linear(), two_shape_linear().shapes[0]), 4) +
-          0.75 * model.backward_time_s(one, 4),
-      1e-15);
+  EXPECT_NEAR(model.backward_time_s(two_shape_gemm_layer(), 4),
+              0.25 * model.backward_time_s(
+                         workload::in_shape(two_shape_gemm_layer(), two_shape_gemm_layer().shapes[0]), 4) +
+                  0.75 * model.backward_time_s(one, 4),
+              1e-15);
 }
 
 TEST(SampleShapesTime, AFloorOnTheShortShapeMakesTheMeanOfTimesExceedTheTimeOfTheMean) {
   // The host dispatches a kernel in 1 ms: the short shape's 0.41 ms pass waits for it, the long
   // one's 4.01 ms does not. Mean of times: 0.25 x 1 + 0.75 x 4.01 = 3.2575 ms; the mean layer's
   // 3.1e9 FLOPs would take 3.11 ms.
-  compute::ComputeModel model(flat(1e-3), "fp32");
-  EXPECT_NEAR(model.forward_time_s(two_shape_linear(), 4), 3.2575e-3, 1e-12);
-  Layer mean = two_shape_linear();
+  compute::ComputeModel model(flat_calibration(1e-3), "fp32");
+  EXPECT_NEAR(model.forward_time_s(two_shape_gemm_layer(), 4), 3.2575e-3, 1e-12);
+  Layer mean = two_shape_gemm_layer();
   mean.shapes.clear();
   EXPECT_NEAR(model.forward_time_s(mean, 4), 3.11e-3, 1e-12);
 }
 
 TEST(SampleShapesTime, StepPredictionSumsTheWeightedLayerTimes) {
-  compute::ComputeModel model(flat(0), "fp32");
+  compute::ComputeModel model(flat_calibration(0), "fp32");
   workload::Workload w;
   w.shapes = {{0.25, 64}, {0.75, 128}};
-  w.layers = {two_shape_linear()};
+  w.layers = {two_shape_gemm_layer()};
   const auto step = compute::predict_step(w, model, 4);
   EXPECT_NEAR(step.forward_s, 0.25 * 0.41e-3 + 0.75 * 4.01e-3, 1e-12);
 }
@@ -96,7 +96,7 @@ TEST(SampleShapesTime, BinnedBertLargeStepIsTheShareWeightedStepOfEachLength) {
   std::ofstream(path) << R"({"counts": [)" + counts + "]}";
   workload::WorkloadOptions options;
   options.length_bins = workload::LengthBins{path.string(), 128};
-  compute::ComputeModel model(flat(2e-6), "fp32");
+  compute::ComputeModel model(flat_calibration(2e-6), "fp32");
   const auto binned = compute::predict_step(workload::load_workload("bert-large", options), model, 8);
   const auto at128 = compute::predict_step(workload::bert_large(workload::Precision::fp32, 128), model, 8);
   const auto at512 = compute::predict_step(workload::bert_large(workload::Precision::fp32, 512), model, 8);

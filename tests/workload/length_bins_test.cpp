@@ -18,23 +18,23 @@ using namespace dasim::workload;
 
 namespace {
 
-std::string write_counts(const std::string& name, const std::string& text) {
+std::string write_counts_file(const std::string& name, const std::string& text) {
   auto path = dasim::testing::scratch_dir("dasim_length_bins_test") / name;
   std::ofstream(path) << text;
   return path.string();
 }
 
 // 512 lengths: one sequence of 100 tokens and three of 500.
-std::string two_lengths_file() {
+std::string two_lengths_counts_file() {
   std::string counts;
   for (int length = 1; length <= 512; ++length)
     counts += std::string(length > 1 ? ", " : "") + (length == 100 ? "1" : length == 500 ? "3" : "0");
-  return write_counts("two.json",
-                      R"({"comment": "test", "max_sequence_length": 512, "counts": [)" + counts + "]}");
+  return write_counts_file("two.json",
+                           R"({"comment": "test", "max_sequence_length": 512, "counts": [)" + counts + "]}");
 }
 
-std::string error_of(const std::string& text) {
-  return dasim::testing::input_error_after_file(write_counts("bad.json", text),
+std::string counts_error_of(const std::string& text) {
+  return dasim::testing::input_error_after_file(write_counts_file("bad.json", text),
                                                 [](const std::string& f) { read_length_counts(f); });
 }
 
@@ -65,7 +65,7 @@ TEST(LengthBins, SharesAndTopsOfTheBinsThatHoldSequences) {
 
 TEST(LengthBins, BertLargeInTwoBinsCarriesEachLengthsFigures) {
   WorkloadOptions options;
-  options.length_bins = LengthBins{two_lengths_file(), 128};  // 100 -> the 128 bin, 500 -> the 512 one
+  options.length_bins = LengthBins{two_lengths_counts_file(), 128};  // 100 -> the 128 bin, 500 -> the 512 one
   const Workload w = load_workload("bert-large", options);
   ASSERT_EQ(w.shapes.size(), 2u);
   EXPECT_DOUBLE_EQ(w.shapes[0].share, 0.25);
@@ -95,7 +95,7 @@ TEST(LengthBins, BertLargeInTwoBinsCarriesEachLengthsFigures) {
 
 TEST(LengthBins, OneBinIsTheModelAtItsTop) {
   WorkloadOptions options;
-  options.length_bins = LengthBins{two_lengths_file(), 512};
+  options.length_bins = LengthBins{two_lengths_counts_file(), 512};
   const Workload w = load_workload("bert-large", options);
   EXPECT_TRUE(w.shapes.empty());
   EXPECT_EQ(w.sequence_length, 512);
@@ -103,19 +103,19 @@ TEST(LengthBins, OneBinIsTheModelAtItsTop) {
 
 TEST(LengthBins, RefusesWhatTheModelCannotTake) {
   WorkloadOptions options;
-  options.length_bins = LengthBins{two_lengths_file(), 128};
+  options.length_bins = LengthBins{two_lengths_counts_file(), 128};
   EXPECT_THROW(load_workload("resnet50", options), LengthBinsError);
   WorkloadOptions both = options;
   both.sequence_length = 128;
   EXPECT_THROW(load_workload("bert-large", both), LengthBinsError);
-  const std::string file = write_counts("workload.json", R"({"name": "w", "precision": "fp32",
+  const std::string file = write_counts_file("workload.json", R"({"name": "w", "precision": "fp32",
     "layers": [{"name": "fc", "kind": "linear", "forward_flops": 1, "backward_flops": 2}]})");
   EXPECT_THROW(load_workload(file, options), LengthBinsError);
   // A sequence of 1000 tokens: beyond BERT-large's 512 positions, within GPT-2 XL's 1024.
   std::string counts = "0";
   for (int length = 2; length <= 1024; ++length) counts += length == 1000 ? ", 1" : ", 0";
   WorkloadOptions long_bins;
-  long_bins.length_bins = LengthBins{write_counts("long.json", R"({"counts": [)" + counts + "]}"), 512};
+  long_bins.length_bins = LengthBins{write_counts_file("long.json", R"({"counts": [)" + counts + "]}"), 512};
   try {
     load_workload("bert-large", long_bins);
     ADD_FAILURE() << "bert-large took a bin of 1024 tokens";
@@ -127,10 +127,11 @@ TEST(LengthBins, RefusesWhatTheModelCannotTake) {
 }
 
 TEST(LengthBins, RefusesACountsFileThatDoesNotCount) {
-  EXPECT_EQ(error_of(R"({"counts": [1, 2, -3]})"), "counts[2]: expected a count >= 0, got -3");
-  EXPECT_EQ(error_of(R"({"counts": [0, 0]})"), "counts: expected at least one sequence (every count is 0)");
-  EXPECT_EQ(error_of(R"({"counts": [1, 2], "max_sequence_length": 3})"),
+  EXPECT_EQ(counts_error_of(R"({"counts": [1, 2, -3]})"), "counts[2]: expected a count >= 0, got -3");
+  EXPECT_EQ(counts_error_of(R"({"counts": [0, 0]})"),
+            "counts: expected at least one sequence (every count is 0)");
+  EXPECT_EQ(counts_error_of(R"({"counts": [1, 2], "max_sequence_length": 3})"),
             "max_sequence_length: expected the number of counts (2: counts[i] is of i + 1 tokens), got 3");
-  EXPECT_EQ(error_of(R"({"counts": [1, 2], "lengths": 3})").rfind("lengths: ", 0), 0u);
-  EXPECT_EQ(error_of(R"({"counts": [1, 2.5]})").rfind("counts[1]: ", 0), 0u);
+  EXPECT_EQ(counts_error_of(R"({"counts": [1, 2], "lengths": 3})").rfind("lengths: ", 0), 0u);
+  EXPECT_EQ(counts_error_of(R"({"counts": [1, 2.5]})").rfind("counts[1]: ", 0), 0u);
 }

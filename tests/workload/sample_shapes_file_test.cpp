@@ -18,7 +18,7 @@ using namespace dasim::workload;
 
 namespace {
 
-std::string write_shapes_file(const std::string& name, const std::string& text) {
+std::string write_shapes_workload(const std::string& name, const std::string& text) {
   auto path = dasim::testing::scratch_dir("dasim_sample_shapes_test") / name;
   std::ofstream(path) << text;
   return path.string();
@@ -26,7 +26,7 @@ std::string write_shapes_file(const std::string& name, const std::string& text) 
 
 // A norm + activation pair that varies and one layer that does not; 64 tokens in 1/4 of the
 // micro-batches, 128 in 3/4.
-const char* kTwoShapes = R"({
+const char* kTwoShapesWorkload = R"({
   "name": "two-bins", "precision": "fp32", "sample_name": "sequence", "sequence_length": 128,
   "shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}],
   "layers": [
@@ -45,21 +45,21 @@ const char* kTwoShapes = R"({
      "activation_bytes": 4104}
   ]})";
 
-std::string with(std::string text, const std::string& from, const std::string& to) {
+std::string with_replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string& text) {
-  return dasim::testing::input_error_after_file(write_shapes_file("bad.json", text),
+std::string shapes_error_of(const std::string& text) {
+  return dasim::testing::input_error_after_file(write_shapes_workload("bad.json", text),
                                                 [](const std::string& f) { load_workload(f); });
 }
 
 }  // namespace
 
 TEST(SampleShapesFile, LayerFiguresAreTheShareWeightedMeans) {
-  const Workload w = load_workload(write_shapes_file("two.json", kTwoShapes));
+  const Workload w = load_workload(write_shapes_workload("two.json", kTwoShapesWorkload));
   ASSERT_EQ(w.shapes.size(), 2u);
   EXPECT_EQ(w.shapes[0].sequence_length, 64);
   ASSERT_EQ(w.layers[0].shapes.size(), 2u);
@@ -75,7 +75,7 @@ TEST(SampleShapesFile, LayerFiguresAreTheShareWeightedMeans) {
 }
 
 TEST(SampleShapesFile, RoundTripsThroughItsJson) {
-  const Workload w = load_workload(write_shapes_file("two.json", kTwoShapes));
+  const Workload w = load_workload(write_shapes_workload("two.json", kTwoShapesWorkload));
   const Workload back = parse_workload(to_json(w), "again.json");
   ASSERT_EQ(back.shapes.size(), 2u);
   EXPECT_DOUBLE_EQ(back.shapes[1].share, 0.75);
@@ -86,14 +86,14 @@ TEST(SampleShapesFile, RoundTripsThroughItsJson) {
 }
 
 TEST(SampleShapesFile, FusionLeavesVaryingLayersApart) {
-  Workload w = load_workload(write_shapes_file("two.json", kTwoShapes));
+  Workload w = load_workload(write_shapes_workload("two.json", kTwoShapesWorkload));
   apply_fusion(w, Fusion::bn_relu);  // ln + act would fuse were their figures single
   EXPECT_EQ(w.layers.size(), 4u);
 }
 
 TEST(SampleShapesFile, AVaryingLinearKeepsItsWeightAndBiasTensors) {
   // q: 1024 x 1024 weight (from its shapes' GEMM) + 1024 bias, as an unshaped linear layer has.
-  const Workload w = load_workload(write_shapes_file("two.json", kTwoShapes));
+  const Workload w = load_workload(write_shapes_workload("two.json", kTwoShapesWorkload));
   const auto tensors = parameter_tensors(w.layers[0]);
   ASSERT_EQ(tensors.size(), 2u);
   EXPECT_EQ(tensors[0].elements, 1024 * 1024);
@@ -101,42 +101,44 @@ TEST(SampleShapesFile, AVaryingLinearKeepsItsWeightAndBiasTensors) {
 }
 
 TEST(SampleShapesFile, RefusesAGemmWhoseWeightChangesWithTheShape) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 1024})",
-                          R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 512})")),
+  EXPECT_EQ(shapes_error_of(with_replaced(kTwoShapesWorkload,
+                                          R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 1024})",
+                                          R"("gemm": {"rows_per_sample": 128, "n": 1024, "k": 512})")),
             "layers[0].shapes[1].gemm: expected n 1024 and k 1024 as in shapes[0] (the weight is the same in "
             "every shape; only rows_per_sample may change)");
 }
 
 TEST(SampleShapesFile, RefusesShapesOnAConcat) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("kind": "elementwise")", R"("kind": "concat")")),
-            "layers[2].shapes: expected no shapes on a concat (it copies its branches' bytes: give "
-            "activation_bytes)");
+  EXPECT_EQ(
+      shapes_error_of(with_replaced(kTwoShapesWorkload, R"("kind": "elementwise")", R"("kind": "concat")")),
+      "layers[2].shapes: expected no shapes on a concat (it copies its branches' bytes: give "
+      "activation_bytes)");
 }
 
 TEST(SampleShapesFile, RefusesMoreShapesThanItTimes) {
   std::ostringstream shapes;
   for (int i = 0; i < 1025; ++i) shapes << (i ? ", " : "") << R"({"share": 0.0009765625})";
-  EXPECT_EQ(
-      error_of(with(kTwoShapes,
-                    R"([{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
-                    "[" + shapes.str() + "]")),
-      "shapes: expected at most 1024 shapes, got 1025");
+  EXPECT_EQ(shapes_error_of(with_replaced(
+                kTwoShapesWorkload,
+                R"([{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
+                "[" + shapes.str() + "]")),
+            "shapes: expected at most 1024 shapes, got 1025");
 }
 
 TEST(SampleShapesFile, RefusesSharesThatDoNotSumToOne) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("share": 0.75)", R"("share": 0.7)")),
+  EXPECT_EQ(shapes_error_of(with_replaced(kTwoShapesWorkload, R"("share": 0.75)", R"("share": 0.7)")),
             "shapes: expected shares summing to 1 (every micro-batch has a shape), got 0.95");
 }
 
 TEST(SampleShapesFile, RefusesAShareOutsideZeroToOne) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("share": 0.25)", R"("share": 0)")),
+  EXPECT_EQ(shapes_error_of(with_replaced(kTwoShapesWorkload, R"("share": 0.25)", R"("share": 0)")),
             "shapes[0].share: expected the share of the micro-batches in (0, 1], got 0");
 }
 
 TEST(SampleShapesFile, RefusesAnEmptyShapeList) {
   EXPECT_EQ(
-      error_of(with(
-          kTwoShapes,
+      shapes_error_of(with_replaced(
+          kTwoShapesWorkload,
           R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}])",
           R"("shapes": [])")),
       "shapes: expected at least one shape (leave the key out for one)");
@@ -144,49 +146,51 @@ TEST(SampleShapesFile, RefusesAnEmptyShapeList) {
 
 TEST(SampleShapesFile, RefusesLayerShapesWithoutTheWorkloads) {
   EXPECT_EQ(
-      error_of(with(
-          kTwoShapes,
+      shapes_error_of(with_replaced(
+          kTwoShapesWorkload,
           R"("shapes": [{"share": 0.25, "sequence_length": 64}, {"share": 0.75, "sequence_length": 128}],)",
           "")),
       "layers[0].shapes: a layer's shapes follow the workload's \"shapes\", and the workload gives none");
 }
 
 TEST(SampleShapesFile, RefusesALayerWithTheWrongNumberOfShapes) {
-  EXPECT_EQ(
-      error_of(with(kTwoShapes,
-                    R"({"forward_flops": 4.0e5, "backward_flops": 8.0e5, "activation_bytes": 2.0e5},)", "")),
-      "layers[1].shapes: expected 2 shapes, one per shape of the workload, got 1");
+  EXPECT_EQ(shapes_error_of(with_replaced(
+                kTwoShapesWorkload,
+                R"({"forward_flops": 4.0e5, "backward_flops": 8.0e5, "activation_bytes": 2.0e5},)", "")),
+            "layers[1].shapes: expected 2 shapes, one per shape of the workload, got 1");
 }
 
 TEST(SampleShapesFile, RefusesALayersOwnFigureBesideItsShapes) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("params": 2048, "shapes")",
-                          R"("params": 2048, "forward_flops": 1, "shapes")")),
+  EXPECT_EQ(shapes_error_of(with_replaced(kTwoShapesWorkload, R"("params": 2048, "shapes")",
+                                          R"("params": 2048, "forward_flops": 1, "shapes")")),
             "layers[1].forward_flops: given per shape in the layer's \"shapes\" (the layer's own figures are "
             "their share-weighted means)");
 }
 
 TEST(SampleShapesFile, RefusesShapesOnAConv) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"("kind": "norm")", R"("kind": "conv")")),
+  EXPECT_EQ(shapes_error_of(with_replaced(kTwoShapesWorkload, R"("kind": "norm")", R"("kind": "conv")")),
             "layers[1].shapes: expected no shapes on a conv layer (its shape is its conv object)");
 }
 
 TEST(SampleShapesFile, RefusesANegativeFigureInAShape) {
-  EXPECT_EQ(error_of(with(kTwoShapes, R"({"forward_flops": 8.0e5, "backward_flops": 1.6e6)",
-                          R"({"forward_flops": -8.0e5, "backward_flops": 1.6e6)")),
-            "layers[1].shapes[1].forward_flops: expected a number >= 0, got -800000");
+  EXPECT_EQ(
+      shapes_error_of(with_replaced(kTwoShapesWorkload, R"({"forward_flops": 8.0e5, "backward_flops": 1.6e6)",
+                                    R"({"forward_flops": -8.0e5, "backward_flops": 1.6e6)")),
+      "layers[1].shapes[1].forward_flops: expected a number >= 0, got -800000");
 }
 
 TEST(SampleShapesFile, RefusesAKeyAShapeDoesNotTake) {
-  const std::string what = error_of(
-      with(kTwoShapes, R"("forward_flops": 1.0e8,)", R"("forward_time_s": 0.001, "forward_flops": 1.0e8,)"));
+  const std::string what =
+      shapes_error_of(with_replaced(kTwoShapesWorkload, R"("forward_flops": 1.0e8,)",
+                                    R"("forward_time_s": 0.001, "forward_flops": 1.0e8,)"));
   EXPECT_EQ(what.rfind("layers[0].shapes[0].forward_time_s: ", 0), 0u) << what;
 }
 
 TEST(SampleShapesFile, RefusesWorkloadShapesNoLayerFollows) {
-  std::string plain = kTwoShapes;
+  std::string plain = kTwoShapesWorkload;
   const auto first = plain.find(R"({"name": "q")");
   const auto last = plain.find(R"({"name": "nsp")");
   plain.erase(first, last - first);
-  EXPECT_EQ(error_of(plain),
+  EXPECT_EQ(shapes_error_of(plain),
             "shapes: no layer gives its figures per shape (a layer's \"shapes\"): leave the key out");
 }
