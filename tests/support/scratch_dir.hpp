@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -30,6 +31,15 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
     registry.dirs.push_back(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// Writes `text` to `name` in scratch_dir(`dir`) and returns the file's path: the input file a test
+// makes up for a loader.
+inline std::string write_scratch_file(const std::string& dir, const std::string& name,
+                                      const std::string& text) {
+  const auto path = scratch_dir(dir) / name;
+  std::ofstream(path) << text;
+  return path.string();
 }
 
 }  // namespace dasim::testing

@@ -21,9 +21,7 @@ using namespace dasim::workload;
 namespace {
 
 std::string write_checkpointing_file(const std::string& name, const std::string& text) {
-  auto path = dasim::testing::scratch_dir("dasim_checkpointing_test") / name;
-  std::ofstream(path) << text;
-  return path.string();
+  return dasim::testing::write_scratch_file("dasim_checkpointing_test", name, text);
 }
 
 // emb | b0: a1, a2 | b1: c1 | head, forward 1, 3, 4, 5, 7 ms.

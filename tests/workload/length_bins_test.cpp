@@ -19,9 +19,7 @@ using namespace dasim::workload;
 namespace {
 
 std::string write_counts_file(const std::string& name, const std::string& text) {
-  auto path = dasim::testing::scratch_dir("dasim_length_bins_test") / name;
-  std::ofstream(path) << text;
-  return path.string();
+  return dasim::testing::write_scratch_file("dasim_length_bins_test", name, text);
 }
 
 // 512 lengths: one sequence of 100 tokens and three of 500.

@@ -19,9 +19,7 @@ using namespace dasim::workload;
 namespace {
 
 std::string write_shapes_workload(const std::string& name, const std::string& text) {
-  auto path = dasim::testing::scratch_dir("dasim_sample_shapes_test") / name;
-  std::ofstream(path) << text;
-  return path.string();
+  return dasim::testing::write_scratch_file("dasim_sample_shapes_test", name, text);
 }
 
 // A norm + activation pair that varies and one layer that does not; 64 tokens in 1/4 of the
