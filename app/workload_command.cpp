@@ -94,7 +94,9 @@ void add_workload_command(CLI::App& app) {
   auto o = std::make_shared<ShowOptions>();
   auto* show =
       workload->add_subcommand("show", "Per-layer FLOPs, parameters, bytes, totals and DDP bucket plan");
-  show->add_option("workload", o->spec, "resnet50, vgg16, bert-large, gpt2-xl or a workload JSON file")
+  show->add_option(
+          "workload", o->spec,
+          "resnet50, resnet101, resnet152, inception-v3, vgg16, bert-large, gpt2-xl or a workload JSON file")
       ->required();
   show->add_option("--batch", o->batch, "Samples per device for the per-batch totals")
       ->capture_default_str()

@@ -35,7 +35,9 @@ CASE_CLASS = "single_gpu_step"
 QUANTITY = "samples_per_s"
 # dasim's built-in workloads -> whether they take a sequence length (--seq-len). A case may name a
 # workload file instead ("....json", relative to the case file).
-WORKLOADS = {"resnet50": False, "vgg16": False, "bert-large": True, "gpt2-xl": True}
+WORKLOADS = {"resnet50": False, "resnet101": False, "resnet152": False, "inception-v3": False, "vgg16": False,
+             "bert-large": True, "gpt2-xl": True}
+IMAGE_MODELS = frozenset(name for name, takes_sequence in WORKLOADS.items() if not takes_sequence)
 PRECISIONS = {"fp32", "tf32", "fp16", "bf16", "amp", "amp_bf16"}
 FUSIONS = {"none", "bn_relu"}
 OPTIMIZERS = {"sgd_momentum", "adam", "lamb", "bert_adam"}
@@ -205,7 +207,7 @@ def table_text(rows):
 
 
 def unit(workload):
-    return "img/s" if workload in ("resnet50", "vgg16") else "seq/s"
+    return "img/s" if workload in IMAGE_MODELS else "seq/s"
 
 
 def within_text(case_verdict):

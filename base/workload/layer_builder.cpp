@@ -76,12 +76,21 @@ void CnnBuilder::residual_add(const std::string& name) {
       shape_.elements(), 0);
 }
 
-void CnnBuilder::max_pool(const std::string& name, int kernel, int stride, int pad) {
+void CnnBuilder::window_pool(const std::string& name, int kernel, int stride, int pad) {
   Shape in = shape_;
   Shape out{in.channels, (in.height + 2 * pad - kernel) / stride + 1,
             (in.width + 2 * pad - kernel) / stride + 1};
+  // One compare (max) or add (average) per window element of each output.
   add(name, LayerKind::pooling, out.elements() * kernel * kernel, in.elements(), out.elements(), 0);
   shape_ = out;
+}
+
+void CnnBuilder::max_pool(const std::string& name, int kernel, int stride, int pad) {
+  window_pool(name, kernel, stride, pad);
+}
+
+void CnnBuilder::avg_pool(const std::string& name, int kernel, int stride, int pad) {
+  window_pool(name, kernel, stride, pad);
 }
 
 void CnnBuilder::global_avg_pool(const std::string& name) {

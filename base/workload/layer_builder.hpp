@@ -58,6 +58,8 @@ class CnnBuilder {
   // Residual add of two tensors of the current shape (reads two inputs, writes one output).
   void residual_add(const std::string& name);
   void max_pool(const std::string& name, int kernel, int stride, int pad);
+  // A windowed average pool (Inception's pool branches): the max pool's cost, an add for a compare.
+  void avg_pool(const std::string& name, int kernel, int stride, int pad);
   void global_avg_pool(const std::string& name);
   // Fully connected layer on the flattened current tensor.
   void linear(const std::string& name, int out_features, bool bias);
@@ -67,6 +69,7 @@ class CnnBuilder {
  private:
   Layer& add(const std::string& name, LayerKind kind, double forward_flops, double in_elements,
              double out_elements, int64_t params);
+  void window_pool(const std::string& name, int kernel, int stride, int pad);
 
   Precision precision_;
   Shape shape_;

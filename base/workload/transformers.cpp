@@ -91,7 +91,8 @@ Workload gpt2_xl(Precision precision, int sequence_length) {
 }
 
 const std::vector<std::string>& builtin_workload_names() {
-  static const std::vector<std::string> names{"resnet50", "vgg16", "bert-large", "gpt2-xl"};
+  static const std::vector<std::string> names{"resnet50", "resnet101",  "resnet152", "inception-v3",
+                                              "vgg16",    "bert-large", "gpt2-xl"};
   return names;
 }
 

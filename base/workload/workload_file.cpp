@@ -331,6 +331,9 @@ Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& 
     if (options.sequence_length && !is_transformer)
       throw SequenceLengthError(spec_or_file + " is an image model: it has no sequence length");
     if (spec_or_file == "resnet50") return resnet50(precision);
+    if (spec_or_file == "resnet101") return resnet101(precision);
+    if (spec_or_file == "resnet152") return resnet152(precision);
+    if (spec_or_file == "inception-v3") return inception_v3(precision);
     if (spec_or_file == "vgg16") return vgg16(precision);
     return transformer(spec_or_file, precision,
                        options.sequence_length.value_or(spec_or_file == "bert-large" ? 128 : 1024));
