@@ -104,8 +104,13 @@ def statistics_of(name, rows, runner, group=""):
     worst = max(rows, key=lambda r: abs(r["error"]))
     median = statistics.median(errors)
     median_target = getattr(runner, "MEDIAN_TARGET", None) if not group else None
+    signed = [r["error"] for r in rows]
+    # Which way the errors lean: a median |error| can meet its target while most predictions are
+    # optimistic (above the measurement), which a user sizing a cluster needs to know.
     return {"class": name, "group": group, "cases": len(rows), "error_unit": rows[0]["error_unit"],
             "median_abs_error": round(median, 2), "median_target": median_target,
+            "above": sum(e > 0 for e in signed), "below": sum(e < 0 for e in signed),
+            "median_signed_error": round(statistics.median(signed), 2),
             "median_within_target": None if median_target is None else median <= median_target,
             "worst_case": worst["case"], "worst_error": worst["error"],
             "within_target": sum(r["verdict"] == WITHIN for r in rows),
@@ -147,14 +152,15 @@ def cell(text):
 
 
 def summary_markdown(parts):
-    lines = ["| class | cases | median \\|error\\| | worst | within target | known disagreements | to look at | "
-             "target |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| class | cases | median \\|error\\| | above / below (median error) | worst | within target | "
+             "known disagreements | to look at | target |", "|---|---|---|---|---|---|---|---|---|"]
     for p in parts:
         name = p["class"] + (f": {p['group']}" if p["group"] else "")
         median = error_text(p["median_abs_error"], p["error_unit"]).lstrip("+")
         if p["median_target"] is not None:
             median += " (target met)" if p["median_within_target"] else " (target **not met**)"
-        lines.append(f"| {name} | {p['cases']} | {median} | {error_text(p['worst_error'], p['error_unit'])} "
+        lean = f"{p['above']} / {p['below']} ({error_text(p['median_signed_error'], p['error_unit'])})"
+        lines.append(f"| {name} | {p['cases']} | {median} | {lean} | {error_text(p['worst_error'], p['error_unit'])} "
                      f"(`{p['worst_case']}`) | {p['within_target']} | {p['known_disagreements']} | "
                      f"{p['to_look_at']} | {cell(p['target']) if not p['group'] else ''} |")
     return "\n".join(lines) + "\n"
@@ -268,7 +274,8 @@ def main(argv, prog):
     for p in parts:
         name = p["class"] + (f" / {p['group']}" if p["group"] else "")
         print(f"{name}: {p['cases']} cases, median |error| "
-              f"{error_text(p['median_abs_error'], p['error_unit']).lstrip('+')}, worst "
+              f"{error_text(p['median_abs_error'], p['error_unit']).lstrip('+')}, {p['above']} above / "
+              f"{p['below']} below (median {error_text(p['median_signed_error'], p['error_unit'])}), worst "
               f"{error_text(p['worst_error'], p['error_unit'])} ({p['worst_case']}), {p['within_target']} within "
               f"target, {p['known_disagreements']} known disagreements, {p['to_look_at']} to look at")
     bad = sum(p["to_look_at"] for p in parts if not p["group"])

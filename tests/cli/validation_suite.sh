@@ -20,7 +20,7 @@ cases=$(for c in $CLASSES; do find "$V/$c" -maxdepth 1 -name '*.json' ! -name kn
 grep -q "^$cases cases: [0-9]* within target, [0-9]* known disagreements, 0 to look at$" "$WORK/table.txt" ||
   fail "summary: $(tail -1 "$WORK/table.txt")"
 for name in collectives single_gpu_step scaling_efficiency local_sgd_family; do
-  grep -q "^$name: [0-9]* cases, median |error| .*, worst .*, [0-9]* within target, [0-9]* known disagreements, 0 to look at$" \
+  grep -q "^$name: [0-9]* cases, median |error| .*, [0-9]* above / [0-9]* below (median .*), worst .*, [0-9]* within target, [0-9]* known disagreements, 0 to look at$" \
     "$WORK/table.txt" || fail "no summary line for $name"
 done
 
@@ -62,6 +62,11 @@ assert [s["class"] for s in summary if not s["group"]] == list(folders), summary
 for s in summary:
     members = [r for r in rows if r["class"] == s["class"] and (not s["group"] or r["group"] == s["group"])]
     assert s["cases"] == len(members) and s["within_target"] + s["known_disagreements"] == len(members), s
+    # which way they lean, recounted from the rows: above (optimistic), below, and the signed median
+    signed = sorted(float(r["error"]) for r in members)
+    assert (s["above"], s["below"]) == (sum(e > 0 for e in signed), sum(e < 0 for e in signed)), s
+    middle = (signed[(len(signed) - 1) // 2] + signed[len(signed) // 2]) / 2
+    assert abs(s["median_signed_error"] - middle) <= 0.011, (s, middle)
 EOF
 
 # suite.md is the --docs block; outside it the file is unchanged; the figure went beside it too.
