@@ -118,8 +118,19 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
         "sequence_length", "measured_batch", "update_time_s", "shapes"})
     if (file.contains(key)) out[key] = file.at(key);
   out["layers"] = oj::parse(file.at("layers").dump());
+  // The key the compute model looks up per layer: one string (null: no GEMM or conv shape); for a
+  // layer of several micro-batch shapes, one entry per shape, in the workload's shape order.
+  auto key_of = [](const Layer& l) { return shape_of(l).empty() ? oj(nullptr) : oj(shape_of(l)); };
   oj shape_keys = oj::array();
-  for (const auto& l : w.layers) shape_keys.push_back(shape_of(l).empty() ? oj(nullptr) : oj(shape_of(l)));
+  for (const auto& l : w.layers) {
+    if (l.shapes.empty()) {
+      shape_keys.push_back(key_of(l));
+      continue;
+    }
+    oj per_shape = oj::array();
+    for (const auto& shape : l.shapes) per_shape.push_back(key_of(in_shape(l, shape)));
+    shape_keys.push_back(per_shape);
+  }
   oj buckets = oj::array();
   for (const auto& b : plan_buckets(w, cap_of(options)))
     buckets.push_back({{"bytes", b.bytes},

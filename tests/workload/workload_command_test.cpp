@@ -48,6 +48,42 @@ TEST(WorkloadCommand, ShowResNet50Json) {
       32 * (j["forward_flops_per_sample"].get<double>() + j["backward_flops_per_sample"].get<double>()));
 }
 
+TEST(WorkloadCommand, ShapeKeysNameEachLayersCalibrationLookup) {
+  // One key per layer (shape_key.hpp's formats): torchvision's conv1 is 3 -> 64 channels on
+  // 224 x 224, a 7 x 7 kernel at stride 2 and pad 3, one group; fc a GEMM of 1 row per image,
+  // 1000 outputs, 2048 inputs; a BatchNorm has no shape.
+  Result r = run("workload show resnet50 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  const auto& keys = j["report"]["shape_keys"];
+  ASSERT_EQ(keys.size(), j["layers"].size());
+  EXPECT_EQ(j["layers"][0]["name"], "conv1");
+  EXPECT_EQ(keys[0], "c3_k64_h224_w224_r7_s7_u2_p3_g1");
+  EXPECT_EQ(j["layers"][1]["name"], "bn1");
+  EXPECT_TRUE(keys[1].is_null());
+  EXPECT_EQ(keys.back(), "m1_n1000_k2048");
+
+  // A layer of several micro-batch shapes has one key per shape: BERT-large's query projection in
+  // the eight 64-token length bins is a GEMM of (bin top) rows per sequence, 1024 x 1024.
+  const std::string binned = std::string(DASIM_SOURCE_DIR) +
+                             "/validation/scaling/workloads/bert-large-pretrain-s512-bin64-tf32.json";
+  r = run("workload show " + binned + " --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  const auto& layers = j["layers"];
+  auto query = std::find_if(layers.begin(), layers.end(), [](const nlohmann::json& l) {
+    return l["name"] == "encoder.layer.0.attention.query";
+  });
+  ASSERT_NE(query, layers.end());
+  const auto& per_shape = j["report"]["shape_keys"][size_t(query - layers.begin())];
+  ASSERT_EQ(per_shape.size(), 8u);
+  for (int bin = 0; bin < 8; ++bin)
+    EXPECT_EQ(per_shape[size_t(bin)], "m" + std::to_string(64 * (bin + 1)) + "_n1024_k1024") << bin;
+  const auto& embeddings = j["report"]["shape_keys"][0];
+  ASSERT_EQ(embeddings.size(), 8u);  // no GEMM in any shape
+  EXPECT_TRUE(std::all_of(embeddings.begin(), embeddings.end(), [](const auto& k) { return k.is_null(); }));
+}
+
 TEST(WorkloadCommand, JsonOutputLoadsAsTheWorkloadItShows) {
   // Shown with options (bf16, a sequence length, a calibration's predicted step), saved, shown
   // again: the same workload, so the same report and step.
