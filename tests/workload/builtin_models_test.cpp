@@ -3,6 +3,8 @@
 // layers for one sample, forward only (what torchvision's "GFLOPS" column and the VGG paper quote).
 #include "workload/builtin_models.hpp"
 
+#include "support/workload_layers.hpp"
+
 #include "common/errors.hpp"
 
 #include <gtest/gtest.h>
@@ -12,19 +14,8 @@
 
 using namespace dasim::workload;
 
-namespace {
-
-const Layer& find(const Workload& w, const std::string& name) {
-  auto it = std::find_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.name == name; });
-  EXPECT_NE(it, w.layers.end()) << name;
-  return *it;
-}
-
-int count_kind(const Workload& w, LayerKind kind) {
-  return int(std::count_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.kind == kind; }));
-}
-
-}  // namespace
+using dasim::testing::layer_named;
+using dasim::testing::layers_of_kind;
 
 TEST(ResNet50, ParamsMatchTorchvisionExactly) {
   // torchvision.models.resnet50(): sum(p.numel() for p in model.parameters()) == 25,557,032.
@@ -40,12 +31,12 @@ TEST(ResNet50, MacsMatchPublished) {
 
 TEST(ResNet50, StructureAndConventions) {
   Workload w = resnet50(Precision::fp32);
-  EXPECT_EQ(count_kind(w, LayerKind::conv), 53);  // 1 stem + 16 blocks x 3 + 4 downsample
-  EXPECT_EQ(count_kind(w, LayerKind::linear), 1);
-  EXPECT_EQ(count_kind(w, LayerKind::norm), 53);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::conv), 53);  // 1 stem + 16 blocks x 3 + 4 downsample
+  EXPECT_EQ(layers_of_kind(w, LayerKind::linear), 1);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::norm), 53);
   EXPECT_EQ(w.sample_name, "image");
 
-  const Layer& conv1 = find(w, "conv1");
+  const Layer& conv1 = layer_named(w, "conv1");
   // 112 x 112 x 64 outputs, each 3 x 7 x 7 multiply-adds.
   EXPECT_DOUBLE_EQ(conv1.forward_flops, 2.0 * 112 * 112 * 64 * 3 * 7 * 7);
   // First layer: the images need no gradient, so backward is the weight gradient only.
@@ -56,18 +47,18 @@ TEST(ResNet50, StructureAndConventions) {
   EXPECT_EQ(conv1.conv->pad, 3);
 
   // v1.5: the stride-2 of stage 2 is in the 3x3 conv: 28 x 28 outputs from a 56 x 56 input.
-  const Layer& c2 = find(w, "layer2.0.conv2");
+  const Layer& c2 = layer_named(w, "layer2.0.conv2");
   ASSERT_TRUE(c2.conv.has_value());
   EXPECT_EQ(c2.conv->stride, 2);
   EXPECT_EQ(c2.conv->in_h, 56);
   EXPECT_DOUBLE_EQ(c2.forward_flops, 2.0 * 28 * 28 * 128 * 128 * 9);
   EXPECT_DOUBLE_EQ(c2.backward_flops, 2 * c2.forward_flops);
-  EXPECT_EQ(find(w, "layer2.0.conv1").conv->stride, 1);
+  EXPECT_EQ(layer_named(w, "layer2.0.conv1").conv->stride, 1);
 
-  const Layer& relu = find(w, "relu");
+  const Layer& relu = layer_named(w, "relu");
   EXPECT_DOUBLE_EQ(relu.backward_flops, relu.forward_flops);  // no weights: 1x
-  EXPECT_EQ(find(w, "fc").params, 2048 * 1000 + 1000);
-  EXPECT_EQ(find(w, "fc").gemm->k, 2048);
+  EXPECT_EQ(layer_named(w, "fc").params, 2048 * 1000 + 1000);
+  EXPECT_EQ(layer_named(w, "fc").gemm->k, 2048);
 }
 
 TEST(ResNet50, GradientBytesFollowPrecision) {
@@ -81,10 +72,10 @@ TEST(Vgg16, ParamsAndMacsMatchPublished) {
   // torchvision.models.vgg16(): 138,357,544 parameters; model card: 15.47 GFLOPS (multiply-adds).
   EXPECT_EQ(w.total_params(), 138'357'544);
   EXPECT_NEAR(w.conv_linear_macs() / 15.5e9, 1.0, 0.03);
-  EXPECT_EQ(count_kind(w, LayerKind::conv), 13);
-  EXPECT_EQ(count_kind(w, LayerKind::linear), 3);
-  EXPECT_EQ(find(w, "fc6").params, 25088LL * 4096 + 4096);
-  EXPECT_EQ(find(w, "conv1_1").params, 3 * 64 * 9 + 64);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::conv), 13);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::linear), 3);
+  EXPECT_EQ(layer_named(w, "fc6").params, 25088LL * 4096 + 4096);
+  EXPECT_EQ(layer_named(w, "conv1_1").params, 3 * 64 * 9 + 64);
 }
 
 TEST(BertLarge, ParamsMatchPublished) {
@@ -107,21 +98,21 @@ TEST(BertLarge, FlopsFollowSequenceLength) {
     EXPECT_DOUBLE_EQ(w.conv_linear_macs(), expected_macs) << s;
     // The attention core's kernels: Q K^T and P V (2 s^2 d FLOPs each), softmax (5 per score).
     const std::string core = "encoder.layer.0.attention.core";
-    EXPECT_DOUBLE_EQ(find(w, core + ".scores").forward_flops, 2.0 * s * s * d);
-    EXPECT_DOUBLE_EQ(find(w, core + ".context").forward_flops, 2.0 * s * s * d);
-    EXPECT_DOUBLE_EQ(find(w, core + ".softmax").forward_flops, 5.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(layer_named(w, core + ".scores").forward_flops, 2.0 * s * s * d);
+    EXPECT_DOUBLE_EQ(layer_named(w, core + ".context").forward_flops, 2.0 * s * s * d);
+    EXPECT_DOUBLE_EQ(layer_named(w, core + ".softmax").forward_flops, 5.0 * 16 * s * s);
     // Dropout on the 16 x s x s probabilities, fp32: read 4 + write 4 + mask 1 byte per element,
     // forward and backward.
-    EXPECT_DOUBLE_EQ(find(w, core + ".dropout").activation_bytes, 9.0 * 16 * s * s);
-    EXPECT_DOUBLE_EQ(*find(w, core + ".dropout").backward_activation_bytes, 9.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(layer_named(w, core + ".dropout").activation_bytes, 9.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(*layer_named(w, core + ".dropout").backward_activation_bytes, 9.0 * 16 * s * s);
     // The division by sqrt(64) and the mask's add, fp32: each reads and writes the 16 x s x s
     // scores (2 x 8 bytes per element); backward only the division's (8 bytes per element).
-    EXPECT_DOUBLE_EQ(find(w, core + ".scale_mask").activation_bytes, 16.0 * 16 * s * s);
-    EXPECT_DOUBLE_EQ(*find(w, core + ".scale_mask").backward_activation_bytes, 8.0 * 16 * s * s);
-    EXPECT_EQ(find(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
+    EXPECT_DOUBLE_EQ(layer_named(w, core + ".scale_mask").activation_bytes, 16.0 * 16 * s * s);
+    EXPECT_DOUBLE_EQ(*layer_named(w, core + ".scale_mask").backward_activation_bytes, 8.0 * 16 * s * s);
+    EXPECT_EQ(layer_named(w, "encoder.layer.0.intermediate.dense").gemm->rows_per_sample, s);
     // Query, key and value are three GEMMs of d x d (nn.Linear each in BertSelfAttention).
     for (const char* projection : {"query", "key", "value"}) {
-      const auto& l = find(w, std::string("encoder.layer.0.attention.") + projection);
+      const auto& l = layer_named(w, std::string("encoder.layer.0.attention.") + projection);
       EXPECT_EQ(l.gemm->n, 1024) << projection;
       EXPECT_EQ(l.gemm->k, 1024) << projection;
       EXPECT_EQ(l.params, 1024 * 1024 + 1024) << projection;
@@ -137,7 +128,7 @@ TEST(BertLarge, DropoutWhereTheModelAppliesIt) {
   for (const auto& l : w.layers) dropouts += l.name.find("dropout") != std::string::npos;
   EXPECT_EQ(dropouts, 73);
   // Under autocast the activations are fp16: 2 + 2 + 1 mask byte per element of s x 1024.
-  EXPECT_DOUBLE_EQ(find(w, "embeddings.dropout").activation_bytes, 5.0 * 384 * 1024);
+  EXPECT_DOUBLE_EQ(layer_named(w, "embeddings.dropout").activation_bytes, 5.0 * 384 * 1024);
 }
 
 TEST(Gpt2Xl, ParamsMatchPublished) {
@@ -146,7 +137,7 @@ TEST(Gpt2Xl, ParamsMatchPublished) {
   Workload w = gpt2_xl(Precision::fp32);
   EXPECT_NEAR(double(w.total_params()) / 1.557e9, 1.0, 0.01);
   EXPECT_EQ(w.total_params(), 1'557'611'200);
-  EXPECT_EQ(find(w, "lm_head").params, 0);
+  EXPECT_EQ(layer_named(w, "lm_head").params, 0);
 }
 
 TEST(Gpt2Xl, CausalMaskIsAWhereForwardAndBackward) {
@@ -155,8 +146,8 @@ TEST(Gpt2Xl, CausalMaskIsAWhereForwardAndBackward) {
   // division's and the where's (the same bytes again).
   Workload w = gpt2_xl(Precision::bf16, 1024);
   const double scores = 25.0 * 1024 * 1024;
-  EXPECT_DOUBLE_EQ(find(w, "h.0.attn.core.scale_mask").activation_bytes, 8.0 * scores);
-  EXPECT_DOUBLE_EQ(*find(w, "h.0.attn.core.scale_mask").backward_activation_bytes, 8.0 * scores);
+  EXPECT_DOUBLE_EQ(layer_named(w, "h.0.attn.core.scale_mask").activation_bytes, 8.0 * scores);
+  EXPECT_DOUBLE_EQ(*layer_named(w, "h.0.attn.core.scale_mask").backward_activation_bytes, 8.0 * scores);
 }
 
 TEST(Gpt2Xl, LanguageModelLossStreamsTheShiftedLogits) {
@@ -168,18 +159,18 @@ TEST(Gpt2Xl, LanguageModelLossStreamsTheShiftedLogits) {
   // zero-fills the full s x V gradient (2) and copies the slice into it (2 + 2).
   const double s = 1024, V = 50257, n = (s - 1) * V;
   Workload amp = gpt2_xl(Precision::amp, 1024);
-  EXPECT_DOUBLE_EQ(find(amp, "lm_loss.shift").activation_bytes, 4 * n);
-  EXPECT_DOUBLE_EQ(*find(amp, "lm_loss.shift").backward_activation_bytes, 2 * s * V + 4 * n);
-  EXPECT_DOUBLE_EQ(find(amp, "lm_loss.cross_entropy").activation_bytes, (6 + 8) * n);
-  EXPECT_DOUBLE_EQ(*find(amp, "lm_loss.cross_entropy").backward_activation_bytes, (4 + 12 + 6) * n);
+  EXPECT_DOUBLE_EQ(layer_named(amp, "lm_loss.shift").activation_bytes, 4 * n);
+  EXPECT_DOUBLE_EQ(*layer_named(amp, "lm_loss.shift").backward_activation_bytes, 2 * s * V + 4 * n);
+  EXPECT_DOUBLE_EQ(layer_named(amp, "lm_loss.cross_entropy").activation_bytes, (6 + 8) * n);
+  EXPECT_DOUBLE_EQ(*layer_named(amp, "lm_loss.cross_entropy").backward_activation_bytes, (4 + 12 + 6) * n);
   // In fp32 nothing is cast: 2 passes forward, 4 backward, 4 bytes each.
   Workload fp32 = gpt2_xl(Precision::fp32, 1024);
-  EXPECT_DOUBLE_EQ(find(fp32, "lm_loss.cross_entropy").activation_bytes, 8 * n);
-  EXPECT_DOUBLE_EQ(*find(fp32, "lm_loss.cross_entropy").backward_activation_bytes, 16 * n);
-  EXPECT_DOUBLE_EQ(*find(fp32, "lm_loss.shift").backward_activation_bytes, 4 * s * V + 8 * n);
+  EXPECT_DOUBLE_EQ(layer_named(fp32, "lm_loss.cross_entropy").activation_bytes, 8 * n);
+  EXPECT_DOUBLE_EQ(*layer_named(fp32, "lm_loss.cross_entropy").backward_activation_bytes, 16 * n);
+  EXPECT_DOUBLE_EQ(*layer_named(fp32, "lm_loss.shift").backward_activation_bytes, 4 * s * V + 8 * n);
   // The loss is the last layer and carries no parameters.
   EXPECT_EQ(fp32.layers.back().name, "lm_loss.cross_entropy");
-  EXPECT_EQ(find(fp32, "lm_loss.cross_entropy").params, 0);
+  EXPECT_EQ(layer_named(fp32, "lm_loss.cross_entropy").params, 0);
 }
 
 TEST(Gpt2Xl, TrainingFlopsNearSixNT) {

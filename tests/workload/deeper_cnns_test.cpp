@@ -2,27 +2,15 @@
 // (sum(p.numel() for p in model.parameters())) and its model cards' "GFLOPS" column, which counts
 // multiply-adds of one sample (docs.pytorch.org/vision/stable/models.html: resnet101 7.80,
 // resnet152 11.51, inception_v3 5.71).
+#include "support/workload_layers.hpp"
 #include "workload/builtin_models.hpp"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 using namespace dasim::workload;
 
-namespace {
-
-const Layer& layer_named(const Workload& w, const std::string& name) {
-  auto it = std::find_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.name == name; });
-  EXPECT_NE(it, w.layers.end()) << name;
-  return *it;
-}
-
-int kind_count(const Workload& w, LayerKind kind) {
-  return int(std::count_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.kind == kind; }));
-}
-
-}  // namespace
+using dasim::testing::layer_named;
+using dasim::testing::layers_of_kind;
 
 TEST(ResNet101, ParamsAndMacsMatchTorchvision) {
   Workload w = resnet101(Precision::fp32);
@@ -30,7 +18,7 @@ TEST(ResNet101, ParamsAndMacsMatchTorchvision) {
   EXPECT_EQ(w.total_params(), 44'549'160);
   EXPECT_NEAR(w.conv_linear_macs() / 7.80e9, 1.0, 0.005);  // the card rounds to 0.01 G
   // 33 bottlenecks of 3 convs, the stem and 4 downsamples.
-  EXPECT_EQ(kind_count(w, LayerKind::conv), 1 + 33 * 3 + 4);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::conv), 1 + 33 * 3 + 4);
   // Stage 3 has 23 blocks: the last is layer3.22, a 14 x 14 x 256 3x3 conv.
   EXPECT_DOUBLE_EQ(layer_named(w, "layer3.22.conv2").forward_flops, 2.0 * 14 * 14 * 256 * 256 * 9);
 }
@@ -39,7 +27,7 @@ TEST(ResNet152, ParamsAndMacsMatchTorchvision) {
   Workload w = resnet152(Precision::fp32);
   EXPECT_EQ(w.total_params(), 60'192'808);
   EXPECT_NEAR(w.conv_linear_macs() / 11.51e9, 1.0, 0.005);
-  EXPECT_EQ(kind_count(w, LayerKind::conv), 1 + 50 * 3 + 4);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::conv), 1 + 50 * 3 + 4);
   EXPECT_EQ(layer_named(w, "layer2.7.conv2").conv->in_h, 28);  // stage 2 has 8 blocks
 }
 
@@ -53,8 +41,8 @@ TEST(InceptionV3, ParamsMatchTorchvisionWithoutTheAuxiliaryHead) {
   EXPECT_NEAR(w.conv_linear_macs() / 5.71e9, 1.0, 0.005);
   // BasicConv2d modules: stem 5, Mixed_5b-d 7 each, Mixed_6a 4, Mixed_6b-e 10 each, Mixed_7a 6,
   // Mixed_7b-c 9 each.
-  EXPECT_EQ(kind_count(w, LayerKind::conv), 5 + 3 * 7 + 4 + 4 * 10 + 6 + 2 * 9);
-  EXPECT_EQ(kind_count(w, LayerKind::concat), 11);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::conv), 5 + 3 * 7 + 4 + 4 * 10 + 6 + 2 * 9);
+  EXPECT_EQ(layers_of_kind(w, LayerKind::concat), 11);
   EXPECT_EQ(w.sample_name, "image");
 }
 

@@ -5,12 +5,17 @@
 #include "common/errors.hpp"
 #include "workload/workload_file.hpp"
 
+#include "support/workload_layers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
 using namespace dasim::workload;
+
+using dasim::testing::layer_named;
+using dasim::testing::layers_of_kind;
 
 namespace {
 
@@ -19,16 +24,6 @@ Workload resnet_in_layout(Precision precision, MemoryFormat format) {
   options.precision = precision;
   options.memory_format = format;
   return load_workload("resnet50", options);
-}
-
-const Layer& layout_test_layer(const Workload& w, const std::string& name) {
-  auto it = std::find_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.name == name; });
-  if (it == w.layers.end()) throw std::runtime_error("no layer " + name);
-  return *it;
-}
-
-long layers_of_kind(const Workload& w, LayerKind kind) {
-  return std::count_if(w.layers.begin(), w.layers.end(), [&](const Layer& l) { return l.kind == kind; });
 }
 
 }  // namespace
@@ -48,7 +43,7 @@ TEST(MemoryFormat, TheStemTransposesItsImagesAndOutputOnceEachWay) {
   // elements. Forward: read + write each = 2 x 953,344 x 2 B. Its input needs no gradient, so
   // backward is the weight-gradient convolution's transposes alone: the same bytes.
   const Workload nchw = resnet_in_layout(Precision::amp, MemoryFormat::nchw);
-  const Layer& stem = layout_test_layer(nchw, "conv1.layout");
+  const Layer& stem = layer_named(nchw, "conv1.layout");
   EXPECT_DOUBLE_EQ(stem.activation_bytes, 3'813'376);
   ASSERT_TRUE(stem.backward_activation_bytes);
   EXPECT_DOUBLE_EQ(*stem.backward_activation_bytes, 3'813'376);
@@ -60,7 +55,7 @@ TEST(MemoryFormat, AnInnerConvolutionTransposesTwiceAsMuchInBackward) {
   // fp32 activations (4 bytes). Forward 2 x 401,408 x 4 B; backward 4 x: the data gradient's
   // two tensors and the weight gradient's two.
   const Workload nchw = resnet_in_layout(Precision::tf32, MemoryFormat::nchw);
-  const Layer& layout = layout_test_layer(nchw, "layer1.0.conv1.layout");
+  const Layer& layout = layer_named(nchw, "layer1.0.conv1.layout");
   EXPECT_DOUBLE_EQ(layout.activation_bytes, 3'211'264);
   EXPECT_DOUBLE_EQ(*layout.backward_activation_bytes, 6'422'528);
 }
