@@ -4,8 +4,8 @@
 // BasicConv2d: conv without bias, BatchNorm, ReLU. Module names follow torchvision's. Each block's
 // branches start from the block input and end in one channel concatenation (torchvision
 // concatenates Mixed_7's split 1x3 / 3x1 pairs first, a copy of a quarter of the block's output
-// that is not a layer here). tf_cnn_benchmarks' inception3 has the same convolutions; it differs in
-// a max instead of an average pool in Mixed_7c's pool branch and in 1001 classes.
+// that is not a layer here). tf_cnn_benchmarks' inception3 has the same convolutions; it pools by
+// max instead of average in Mixed_7c's pool branch.
 #include "workload/builtin_models.hpp"
 #include "workload/layer_builder.hpp"
 

@@ -78,6 +78,10 @@ struct GemmShape {
   int64_t rows_per_sample = 1;
   int64_t n = 0;
   int64_t k = 0;
+  // Spelled out, not defaulted: the CUDA suite's nvcc compiles this header as C++17.
+  bool operator==(const GemmShape& other) const {
+    return rows_per_sample == other.rows_per_sample && n == other.n && k == other.k;
+  }
 };
 
 // A layer's figures in one of the sample shapes of a workload whose micro-batches differ in shape

@@ -13,12 +13,9 @@ namespace {
 constexpr int64_t kMaxCountedLength = 1 << 16;
 
 bool same_figures(const Layer& a, const Layer& b) {
-  const bool same_gemm = a.gemm.has_value() == b.gemm.has_value() &&
-                         (!a.gemm || (a.gemm->rows_per_sample == b.gemm->rows_per_sample &&
-                                      a.gemm->n == b.gemm->n && a.gemm->k == b.gemm->k));
   return a.forward_flops == b.forward_flops && a.backward_flops == b.backward_flops &&
          a.activation_bytes == b.activation_bytes &&
-         a.backward_activation_bytes == b.backward_activation_bytes && same_gemm;
+         a.backward_activation_bytes == b.backward_activation_bytes && a.gemm == b.gemm;
 }
 
 }  // namespace

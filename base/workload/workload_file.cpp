@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <stdexcept>
 #include <system_error>
 
 namespace dasim::workload {
@@ -288,8 +290,23 @@ Workload parse_workload(const nlohmann::json& value, const std::string& file) {
 
 namespace {
 
+// The built-in image models by name; every other built-in is a transformer.
+using ImageModel = Workload (*)(Precision);
+const ImageModel* image_model(const std::string& name) {
+  static const std::map<std::string, ImageModel> models{{"resnet50", resnet50},
+                                                        {"resnet101", resnet101},
+                                                        {"resnet152", resnet152},
+                                                        {"inception-v3", inception_v3},
+                                                        {"vgg16", vgg16}};
+  auto it = models.find(name);
+  return it == models.end() ? nullptr : &it->second;
+}
+
 Workload transformer(const std::string& name, Precision precision, int sequence_length) {
-  return name == "bert-large" ? bert_large(precision, sequence_length) : gpt2_xl(precision, sequence_length);
+  if (name == "bert-large") return bert_large(precision, sequence_length);
+  if (name == "gpt2-xl") return gpt2_xl(precision, sequence_length);
+  // A name in builtin_workload_names() that no builder here serves: a programming error.
+  throw std::logic_error("built-in workload without a builder: " + name);
 }
 
 // A built-in transformer in length bins: built at each bin's top length (length_bins.hpp).
@@ -326,15 +343,11 @@ Workload build_workload(const std::string& spec_or_file, const WorkloadOptions& 
         "a workload file fixes its own FLOPs: length bins apply to built-ins only (a file states its own "
         "\"shapes\")");
   if (builtin) {
-    bool is_transformer = spec_or_file == "bert-large" || spec_or_file == "gpt2-xl";
-    if (options.length_bins) return binned_transformer(spec_or_file, is_transformer, precision, options);
-    if (options.sequence_length && !is_transformer)
+    const ImageModel* image = image_model(spec_or_file);
+    if (options.length_bins) return binned_transformer(spec_or_file, image == nullptr, precision, options);
+    if (options.sequence_length && image)
       throw SequenceLengthError(spec_or_file + " is an image model: it has no sequence length");
-    if (spec_or_file == "resnet50") return resnet50(precision);
-    if (spec_or_file == "resnet101") return resnet101(precision);
-    if (spec_or_file == "resnet152") return resnet152(precision);
-    if (spec_or_file == "inception-v3") return inception_v3(precision);
-    if (spec_or_file == "vgg16") return vgg16(precision);
+    if (image) return (*image)(precision);
     return transformer(spec_or_file, precision,
                        options.sequence_length.value_or(spec_or_file == "bert-large" ? 128 : 1024));
   }

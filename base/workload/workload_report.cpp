@@ -120,7 +120,10 @@ nlohmann::ordered_json workload_report_json(const Workload& w, const ReportOptio
   out["layers"] = oj::parse(file.at("layers").dump());
   // The key the compute model looks up per layer: one string (null: no GEMM or conv shape); for a
   // layer of several micro-batch shapes, one entry per shape, in the workload's shape order.
-  auto key_of = [](const Layer& l) { return shape_of(l).empty() ? oj(nullptr) : oj(shape_of(l)); };
+  auto key_of = [](const Layer& l) {
+    const std::string key = shape_of(l);
+    return key.empty() ? oj(nullptr) : oj(key);
+  };
   oj shape_keys = oj::array();
   for (const auto& l : w.layers) {
     if (l.shapes.empty()) {
