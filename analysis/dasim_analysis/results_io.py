@@ -26,33 +26,36 @@ RESULT_COLUMNS = [
     "batch_per_gpu", "iterations", "warmup",
     "iter_time_s", "samples_per_s", "baseline_gpus", "baseline_samples_per_s", "speedup",
     "efficiency", "compute_s", "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s",
-    "exposed_comm_max_s", "source", "calibration", "calibration_sha256",
+    "exposed_comm_max_s", "input_wait_s", "source", "calibration", "calibration_sha256",
 ] + CONVERGENCE_COLUMNS
 # The throughput column's name before it was samples_per_s (it read as a time next to the _s
 # columns); files written then are read under the new name.
 OLD_NAMES = {"throughput_samples_s": "samples_per_s"}
 # Columns a file written before them lacks, with what they hold then: schedule_detail is derived;
 # compute_slowdown_s is not known (empty, as in measured rows); every baseline was 1 GPU; the rest
-# were not recorded (empty): simulated_nodes among them (every node was simulated then).
+# were not recorded (empty): simulated_nodes among them (every node was simulated then), and
+# input_wait_s (a loader's wait was then part of compute_s).
 OPTIONAL_COLUMNS = {
     "schedule_detail": None, "compute_slowdown_s": "", "precision": "", "compute_precision": "",
     "fusion": "", "bucket_cap_bytes": "", "progress": "", "granularity": "", "iterations": "",
     "warmup": "", "baseline_gpus": "1", "baseline_samples_per_s": "", "calibration_sha256": "",
     "steps_to_target": "", "time_to_target_s": "", "simulated_nodes": "", "not_folded_because": "",
+    "input_wait_s": "",
 }
 # What a results file must have.
 REQUIRED_COLUMNS = [c for c in RESULT_COLUMNS if c not in OPTIONAL_COLUMNS]
 INTEGER_COLUMNS = ["tau", "delay", "nodes", "gpus", "batch_per_gpu", "baseline_gpus"]
 FLOAT_COLUMNS = [
     "iter_time_s", "samples_per_s", "baseline_samples_per_s", "speedup", "efficiency", "compute_s",
-    "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s",
+    "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s", "exposed_comm_max_s", "input_wait_s",
 ]
 # Configuration numbers that may be empty (not recorded, or no gradient buckets): kept as text so
 # an empty cell is a value of its own when rows are grouped into curves (NaN would drop the rows).
 OPTIONAL_NUMBER_COLUMNS = ["bucket_cap_bytes", "iterations", "warmup"]
-# Empty when not known: the executor's speedup and efficiency without a 1-rank baseline, and its
-# compute slowdown (a measurement cannot tell it apart from the compute).
-UNKNOWABLE_COLUMNS = ["baseline_samples_per_s", "speedup", "efficiency", "compute_slowdown_s"]
+# Empty when not known: the executor's speedup and efficiency without a 1-rank baseline, its
+# compute slowdown (a measurement cannot tell it apart from the compute) and its input wait (the
+# executor times its steps with the loading in them).
+UNKNOWABLE_COLUMNS = ["baseline_samples_per_s", "speedup", "efficiency", "compute_slowdown_s", "input_wait_s"]
 SCHEDULES = ["sgd", "local_sgd", "dasgd", "diloco", "streaming_diloco"]
 # Columns that are results rather than configuration: they never distinguish one curve from another.
 # algorithms_used too: with algorithm auto it changes along a curve (tree on few GPUs, ring on many);
@@ -140,7 +143,7 @@ def load_results(path, extra_numeric=()):
     _check(path, frame, "gpus", lambda v: v >= 1, "at least 1")
     _check(path, frame, "iter_time_s", lambda v: v > 0, "a positive time")
     for column in ["compute_s", "compute_slowdown_s", "comm_s", "exposed_comm_s", "comm_max_s",
-                   "exposed_comm_max_s"]:
+                   "exposed_comm_max_s", "input_wait_s"]:
         _check(path, frame, column, lambda v: math.isnan(v) or v >= 0, "a non-negative time")
     for line, value in _lines(frame, "schedule"):
         if value not in SCHEDULES:

@@ -68,6 +68,10 @@ struct ResultRow {
   // the slowest): max over workers of their per-iteration comm and exposed time.
   double comm_max_s = 0;
   double exposed_comm_max_s = 0;
+  // Per iteration, mean over workers: the time a worker waited for its loader (the host's input
+  // pipeline slower than the step; 0 when it keeps up). NaN when not known (measured rows: the
+  // executor's step includes its loading).
+  double input_wait_s = std::numeric_limits<double>::quiet_NaN();
   std::string source;  // simulated | measured
   // The calibration by file name and what it is ("h100.json (measured on NVIDIA H100)"), never a
   // path, so the same scenario gives the same row wherever it is run from; its content by hash.
@@ -88,7 +92,7 @@ struct ResultColumn {
   std::variant<std::string ResultRow::*, int ResultRow::*, double ResultRow::*> field;
 };
 
-inline const std::array<ResultColumn, 39> kResultColumns{{
+inline const std::array<ResultColumn, 40> kResultColumns{{
     {"scenario", &ResultRow::scenario},
     {"platform", &ResultRow::platform},
     {"workload", &ResultRow::workload},
@@ -123,6 +127,7 @@ inline const std::array<ResultColumn, 39> kResultColumns{{
     {"exposed_comm_s", &ResultRow::exposed_comm_s},
     {"comm_max_s", &ResultRow::comm_max_s},
     {"exposed_comm_max_s", &ResultRow::exposed_comm_max_s},
+    {"input_wait_s", &ResultRow::input_wait_s},
     {"source", &ResultRow::source},
     {"calibration", &ResultRow::calibration},
     {"calibration_sha256", &ResultRow::calibration_sha256},

@@ -258,8 +258,12 @@ double ComputeModel::layer_backward_s(const workload::Workload& workload, const 
   return backward_time_s(layer, batch) + gradient_accumulation_s(workload, layer, shards);
 }
 
+double ComputeModel::input_time_s(double samples) const {
+  return samples * fitted_.input_per_sample_s;
+}
+
 double ComputeModel::input_wait_s(double samples, double step_compute_s) const {
-  return std::max(0.0, samples * fitted_.input_per_sample_s - step_compute_s);
+  return std::max(0.0, input_time_s(samples) - step_compute_s);
 }
 
 }  // namespace dasim::compute

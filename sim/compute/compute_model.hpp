@@ -95,6 +95,8 @@ class ComputeModel {
   // (the loader works while the GPU computes). A double: a step's samples (micro-batches x batch,
   // up to 2^16 x 2^20) exceed int.
   double input_wait_s(double samples, double step_compute_s) const;
+  // What the loader takes for `samples`: samples x input_per_sample_s.
+  double input_time_s(double samples) const;
 
  private:
   // `streams` gradient-sized passes over each of the layer's parameter tensors (1/shards of each),

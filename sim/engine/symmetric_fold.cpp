@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,13 @@ workers::StepPlan plan_training_step(const TrainingConfig& config, int ranks) {
       workers::plan_step(config.workload, model, memory_Bps, config.batch_per_gpu,
                          config.schedule.bucket_cap_bytes, shards, config.schedule.accumulation_steps);
   workers::plan_averaging(plan, config.workload, config.schedule, memory_Bps, ranks, island_gpus);
+  // The node's host shares its input pipeline among the node's GPUs.
+  if (config.host_input_samples_per_s > 0) {
+    const double samples = double(plan.micro_batches) * config.batch_per_gpu;
+    const double host_share_s = samples * config.platform.gpus_per_node / config.host_input_samples_per_s;
+    plan.input_per_step_s = std::max(plan.input_per_step_s, host_share_s);
+    plan.input_wait_s = std::max(0.0, plan.input_per_step_s - plan.step_compute_s());
+  }
   return plan;
 }
 

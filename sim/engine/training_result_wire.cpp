@@ -21,6 +21,7 @@ std::string to_wire(const TrainingResult& r) {
                          {"exposed_comm_s", r.exposed_comm_s},
                          {"comm_max_s", r.comm_max_s},
                          {"exposed_comm_max_s", r.exposed_comm_max_s},
+                         {"input_wait_s", r.input_wait_s},
                          {"algorithms_used", r.algorithms_used},
                          {"step_compute_s", r.step_compute_s},
                          {"measured_iterations", r.measured_iterations},
@@ -40,6 +41,7 @@ TrainingResult training_result_from_wire(const std::string& text) {
   r.exposed_comm_s = j.at("exposed_comm_s").get<double>();
   r.comm_max_s = j.at("comm_max_s").get<double>();
   r.exposed_comm_max_s = j.at("exposed_comm_max_s").get<double>();
+  r.input_wait_s = j.at("input_wait_s").get<double>();
   r.algorithms_used = j.at("algorithms_used").get<std::string>();
   r.step_compute_s = j.at("step_compute_s").get<double>();
   r.measured_iterations = j.at("measured_iterations").get<int>();

@@ -134,6 +134,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
     const double exposed = workers::covered_length(r.wait, begin, end);
     result.comm_s += comm;
     result.exposed_comm_s += exposed;
+    result.input_wait_s += workers::covered_length(r.input, begin, end);
     result.comm_max_s = std::max(result.comm_max_s, comm / measured);
     result.exposed_comm_max_s = std::max(result.exposed_comm_max_s, exposed / measured);
   }
@@ -142,6 +143,7 @@ TrainingResult simulate_training(const TrainingConfig& config) {
   result.compute_slowdown_s /= per;
   result.comm_s /= per;
   result.exposed_comm_s /= per;
+  result.input_wait_s /= per;
   result.algorithms_used = comm.choices_made();
   if (!islands.empty()) {  // what ran inside the islands too
     std::set<std::string> all;

@@ -36,6 +36,12 @@ struct TrainingConfig {
   uint64_t seed = 1;
   std::map<int, double> slowdown_by_rank;  // stragglers
   int trace_ranks = 0;                     // record a timeline of the first N ranks (0: none)
+  // The input pipeline of one node's host (the CPUs decoding and augmenting the samples of all its
+  // GPUs): samples per second it prepares in all, shared evenly by the node's GPUs, so each of
+  // platform.gpus_per_node GPUs gets this / gpus_per_node (the 1-GPU baseline the whole host).
+  // A per-GPU loader slower than that share (calibration input_per_sample_s) sets the rate
+  // instead. 0: the host keeps up whatever the GPUs ask.
+  double host_input_samples_per_s = 0;
 };
 
 // The timeline of one traced rank: what it computed, communicated and waited for, and when.
@@ -54,6 +60,7 @@ struct TrainingResult {
   double exposed_comm_s = 0;
   double comm_max_s = 0;  // the slowest rank's per-iteration comm and exposed time
   double exposed_comm_max_s = 0;
+  double input_wait_s = 0;      // per iteration, mean over workers: waiting for the loader
   std::string algorithms_used;  // the collectives' resolved algorithm/protocol choices, "+"-joined
   double step_compute_s = 0;    // the plan's compute of one step without jitter or stragglers
   int measured_iterations = 0;

@@ -95,6 +95,9 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
                   "schedule", width, "gpus", "iter_ms", "speedup", "eff", "compute_ms");
   if (slowdown) out += fmt::format(" {:>11}", "slowdown_ms");
   out += fmt::format(" {:>11} {:>11}", "comm_ms", "exposed_ms");
+  // The wait for a loader slower than the step: a column only when some row has one.
+  const bool input = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.input_wait_s > 0; });
+  if (input) out += fmt::format(" {:>9}", "input_ms");
   // Time to accuracy has columns only when the scenario named a convergence model; a row the
   // model has no steps for shows "-", never 0.
   const bool to_target =
@@ -115,6 +118,7 @@ std::string summary_table(const std::vector<results::ResultRow>& rows, const std
     if (slowdown)
       out += fmt::format(" {:>11.2f}", r.compute_slowdown_s > 0 ? r.compute_slowdown_s * 1e3 : 0.0);
     out += fmt::format(" {:>11.2f} {:>11.2f}", r.comm_s * 1e3, r.exposed_comm_s * 1e3);
+    if (input) out += fmt::format(" {:>9.2f}", r.input_wait_s > 0 ? r.input_wait_s * 1e3 : 0.0);
     if (to_target) {
       if (std::isnan(r.steps_to_target))
         out += fmt::format(" {:>9} {:>12}", "-", "-");

@@ -90,6 +90,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
   row.exposed_comm_s = result.exposed_comm_s;
   row.comm_max_s = result.comm_max_s;
   row.exposed_comm_max_s = result.exposed_comm_max_s;
+  row.input_wait_s = result.input_wait_s;
   row.source = "simulated";
   row.calibration = calibration_label(entry);
   row.calibration_sha256 = entry.calibration_sha256;

@@ -17,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -216,6 +217,14 @@ void read_jitter(ObjectReader j, Scenario& sc) {
   if (sc.jitter_stddev < 0 || sc.jitter_stddev > 1) j.fail("stddev", "expected a relative stddev in [0, 1]");
   if (auto seed = j.optional_positive_integer("seed")) sc.seed = static_cast<uint64_t>(*seed);
   j.finish();
+}
+
+void read_host_input(ObjectReader h, Scenario& sc) {
+  sc.host_input_samples_per_s = h.number("samples_per_s");
+  if (!(sc.host_input_samples_per_s > 0) || !std::isfinite(sc.host_input_samples_per_s))
+    h.fail("samples_per_s",
+           "expected the samples per second one node's host prepares for all its GPUs, above 0");
+  h.finish();
 }
 
 std::map<int, double> read_stragglers(ObjectReader& top) {
@@ -423,6 +432,7 @@ Scenario load_scenario(const std::string& file) {
     sc.convergence = convergence::load_convergence_file(sc.convergence_file);
   }
   if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
+  if (top.has("host_input")) read_host_input(top.object("host_input"), sc);
   if (top.has("stragglers")) {
     sc.slowdown_by_rank = read_stragglers(top);
     // A straggler no configuration has would be silently ignored.

@@ -61,6 +61,9 @@ struct Scenario {
   int warmup = 4;
   double jitter_stddev = 0;
   uint64_t seed = 1;
+  // host_input.samples_per_s: what one node's host prepares for all its GPUs together (each GPU
+  // gets its share: engine::TrainingConfig); 0 without the section (the host keeps up).
+  double host_input_samples_per_s = 0;
   std::map<int, double> slowdown_by_rank;
   // Persistent per-GPU speed differences (calibration/gpu_spread.hpp): each configuration's and
   // each baseline's GPUs take their time factors from this measured population.

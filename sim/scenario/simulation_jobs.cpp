@@ -59,6 +59,7 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   t.warmup_iterations = sc.warmup;
   t.measured_iterations = sc.iterations;
   t.jitter_stddev = baseline ? 0.0 : sc.jitter_stddev;
+  t.host_input_samples_per_s = sc.host_input_samples_per_s;
   t.seed = sc.seed;
   if (!baseline) t.slowdown_by_rank = sc.slowdown_by_rank;
   if (sc.gpu_spread) {  // the baseline's GPUs too: one GPU is the median GPU

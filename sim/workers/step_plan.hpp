@@ -38,7 +38,13 @@ struct StepPlan {
   // checkpointing: its block's, at the block's last layer).
   std::vector<double> forward_layers_s, backward_layers_s;
   std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
-  double update_s = 0;                           // the input wait included
+  double update_s = 0;
+  // The input pipeline: what the loader feeding this GPU takes to prepare one step's samples (0:
+  // never waited for), and the closed-form wait beyond the step's compute, what the GPU waits on
+  // one GPU without communication. In a simulation the worker waits at each step's start until
+  // the loader, which began at the previous step's start, is done (workers/worker.cpp), so the
+  // loader also has the step's exposed communication to work in.
+  double input_per_step_s = 0;
   double input_wait_s = 0;
   // Gradient accumulation: the micro-batches of a step (forward and backward above are one
   // micro-batch's), and per backward layer what each micro-batch after the first adds to it.

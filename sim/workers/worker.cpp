@@ -155,6 +155,18 @@ void Worker::wait_for(const Collective& allreduce) {
 
 void Worker::begin_step(long) {
   step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter_(rng_)) : 1.0;
+  wait_for_input();
+}
+
+void Worker::wait_for_input() {
+  if (plan_.input_per_step_s <= 0) return;
+  const double begin = now();
+  if (!first_step_ && loader_began_at_ + plan_.input_per_step_s > begin) {
+    sg4::this_actor::sleep_until(loader_began_at_ + plan_.input_per_step_s);
+    record_.add(record_.input, begin, now(), "input", "input");
+  }
+  first_step_ = false;
+  loader_began_at_ = now();
 }
 
 void Worker::forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready) {

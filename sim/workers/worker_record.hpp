@@ -1,5 +1,6 @@
 // What one worker records while it trains: when each iteration ended, its compute intervals, the
-// intervals its collectives were in flight, and the intervals it waited (exposed communication).
+// intervals its collectives were in flight, the intervals it waited (exposed communication) and
+// those it waited for its input (a loader slower than the step).
 // Times are simulated seconds. Aggregation clips them to the measured window (warm-up excluded).
 #pragma once
 
@@ -15,7 +16,7 @@ struct Interval {
 
 struct TraceEvent {
   std::string name;      // "forward", "backward", "update", "allreduce bucket 2", "wait", ...
-  std::string category;  // compute | comm | wait
+  std::string category;  // compute | comm | wait | input
   double begin = 0;
   double end = 0;
   // Collectives only: the bytes and what ran ("ring/simple", as auto resolved it).
@@ -37,6 +38,7 @@ struct WorkerRecord {
   std::vector<SlowedCompute> slowed;
   std::vector<Interval> comm;  // collective in flight (start -> this rank's completion)
   std::vector<Interval> wait;
+  std::vector<Interval> input;
   bool trace = false;
   std::vector<TraceEvent> events;
 

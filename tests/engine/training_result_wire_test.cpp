@@ -20,6 +20,7 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   r.measured_iterations = 12;
   r.comm_max_s = 2.5e-3;
   r.exposed_comm_max_s = 1.0 / 9.0;
+  r.input_wait_s = 2.0 / 3.0;
   r.algorithms_used = "ring/simple+tree/ll";
   r.simulated_nodes = 2;
   r.fold_why_not = "jitter";
@@ -34,6 +35,7 @@ TEST(TrainingResultWire, RoundTripsEveryDoubleExactly) {
   EXPECT_EQ(back.exposed_comm_s, r.exposed_comm_s);
   EXPECT_EQ(back.comm_max_s, r.comm_max_s);
   EXPECT_EQ(back.exposed_comm_max_s, r.exposed_comm_max_s);
+  EXPECT_EQ(back.input_wait_s, r.input_wait_s);
   EXPECT_EQ(back.algorithms_used, r.algorithms_used);
   EXPECT_EQ(back.step_compute_s, r.step_compute_s);
   EXPECT_EQ(back.measured_iterations, 12);

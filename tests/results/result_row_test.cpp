@@ -43,6 +43,7 @@ ResultRow row() {
   r.exposed_comm_s = 0;
   r.comm_max_s = 0.2;
   r.exposed_comm_max_s = 0.0625;
+  r.input_wait_s = 0.0078125;
   r.source = "simulated";
   r.calibration = "cal.json";
   r.calibration_sha256 = "ab12";
@@ -68,14 +69,15 @@ TEST(ResultRow, CsvHasTheHeaderAndOneLinePerRow) {
       "bucket_cap_bytes,collective,algorithms_used,progress,granularity,nodes,gpus,simulated_nodes,"
       "not_folded_because,batch_per_gpu,iterations,warmup,iter_time_s,samples_per_s,baseline_gpus,baseline_"
       "samples_per_s,speedup,efficiency,compute_s,"
-      "compute_slowdown_s,comm_s,exposed_comm_s,comm_max_s,exposed_comm_max_s,source,calibration,"
+      "compute_slowdown_s,comm_s,exposed_comm_s,comm_max_s,exposed_comm_max_s,input_wait_s,source,"
+      "calibration,"
       "calibration_sha256,steps_to_target,time_to_target_s");
   // No bucket cap (a periodic schedule without islands): an empty cell.
   EXPECT_EQ(
       out[1],
       "s,p,w,tf32,fp32,none,dasgd,4,1,\"dasgd(tau=4,d=1)\",,auto,ring/simple+tree/"
       "ll,async,coarse,2,16,0,,32,8,4,0.333333333,1536,8,792,15.5,0.96875,0.25,0.03125,0.125,0,0.2,0.0625,"
-      "simulated,cal.json,ab12,,");
+      "0.0078125,simulated,cal.json,ab12,,");
 }
 
 TEST(ResultRow, AnUnknownNumberIsAnEmptyCellAndJsonNull) {
@@ -94,6 +96,13 @@ TEST(ResultRow, ComputeSlowdownIsNotKnownUnlessSet) {
   r.compute_slowdown_s = ResultRow{}.compute_slowdown_s;  // the executor cannot tell it apart
   EXPECT_NE(lines(to_csv({r}))[1].find(",0.25,,0.125,"), std::string::npos);  // compute, -, comm
   EXPECT_TRUE(to_json(r)["compute_slowdown_s"].is_null());
+}
+
+TEST(ResultRow, InputWaitIsNotKnownUnlessSet) {
+  ResultRow r = row();
+  r.input_wait_s = ResultRow{}.input_wait_s;  // the executor's steps include their loading
+  EXPECT_NE(lines(to_csv({r}))[1].find(",0.0625,,simulated,"), std::string::npos);  // exposed max, -
+  EXPECT_TRUE(to_json(r)["input_wait_s"].is_null());
 }
 
 TEST(ResultRow, CsvQuotesCommasQuotesAndNewlines) {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `host_input` in a scenario: one node's host prepares samples_per_s samples for all its GPUs, each
+# GPU its share. ResNet-50 in amp at batch 256 on one DGX-1: with a host of 6000 samples/s the 8
+# GPUs get 750 each, 341.3 ms for 256 samples, slower than their step, so the 8-GPU run delivers
+# exactly the host's 6000 samples/s; the 1-GPU baseline has the whole host (42.7 ms for its 256
+# samples) and runs as without it. The results carry the wait (input_wait_s = iteration - compute
+# - exposed communication) and the summary an input_ms column. Bad values: one line naming the
+# key, exit 2, nothing written.
+source "$2/tests/lib/cli_assert.sh"
+
+dgx1="$SRC/platforms/dgx1-v100-edr.json"
+scenario() {  # scenario NAME EXTRA_JSON
+  cat >"$WORK/$1.json" <<JSON
+{"platforms": [{"file": "$dgx1", "nodes": [1]}], "workloads": ["resnet50"], "batch_per_gpu": 256,
+ "precision": "amp", "schedules": [{"type": "sgd"}], "iterations": 2, "warmup": 1$2}
+JSON
+}
+scenario plain ''
+scenario hosted ', "host_input": {"samples_per_s": 6000, "note": "a what-if"}'
+expect_ok "run plain" "$BIN/dasim" run "$WORK/plain.json" --out "$WORK/out-plain"
+grep -q "input_ms" "$WORK/stdout" && fail "an input_ms column without a host_input: $(cat "$WORK/stdout")"
+expect_ok "run hosted" "$BIN/dasim" run "$WORK/hosted.json" --out "$WORK/out-hosted"
+grep -q "input_ms" "$WORK/stdout" || fail "no input_ms column in the summary: $(cat "$WORK/stdout")"
+/usr/bin/python3 - "$WORK/out-plain/results.csv" "$WORK/out-hosted/results.csv" <<'PY' || fail "host_input's closed form"
+import csv, sys
+plain, hosted = (next(csv.DictReader(open(p))) for p in sys.argv[1:])
+f = lambda r, k: float(r[k])
+loader_s = 8 * 256 / 6000  # the 8 GPUs' shares of the host, for one step's 256 samples each
+assert f(plain, "iter_time_s") < loader_s, f"the GPUs' own step {plain['iter_time_s']} is not the faster"
+assert abs(f(hosted, "iter_time_s") - loader_s) < 1e-9, hosted["iter_time_s"]
+assert abs(f(hosted, "samples_per_s") - 6000) < 1e-6, hosted["samples_per_s"]
+assert hosted["baseline_samples_per_s"] == plain["baseline_samples_per_s"], "the 1-GPU baseline moved"
+wait = f(hosted, "iter_time_s") - f(hosted, "compute_s") - f(hosted, "exposed_comm_s")
+assert abs(f(hosted, "input_wait_s") - wait) < 1e-9, (hosted["input_wait_s"], wait)
+assert f(plain, "input_wait_s") == 0, plain["input_wait_s"]
+PY
+
+bad() {  # bad NAME EXTRA_JSON EXPECTED_MESSAGE_PART
+  scenario "$1" "$2"
+  expect_bad_input "$1" "$1.json: $3" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
+  [ -e "$WORK/out-$1" ] && fail "$1: a refused scenario left output"
+  return 0
+}
+bad zero ', "host_input": {"samples_per_s": 0}' \
+  "host_input.samples_per_s: expected the samples per second one node's host prepares for all its GPUs, above 0"
+bad negative ', "host_input": {"samples_per_s": -5}' "host_input.samples_per_s: expected the samples per second"
+bad text ', "host_input": {"samples_per_s": "fast"}' "host_input.samples_per_s: expected a number"
+bad missing ', "host_input": {}' "host_input.samples_per_s: required key is missing"
+bad typo ', "host_input": {"samples_per_s": 10, "sample_per_s": 3}' "host_input.sample_per_s: unknown key"
+bad not_object ', "host_input": 6000' "host_input: expected a JSON object"
+finish
