@@ -1,4 +1,5 @@
-"""Predicts every published multi-node data-parallel scaling efficiency of validation/scaling/ with
+"""Predicts every published data-parallel scaling efficiency of validation/scaling/ (across nodes, or
+inside one server: fabric "one-node") with
 `dasim run` and compares: one row per case with the published and predicted efficiency (percent of
 the baseline's per-GPU throughput), the error in percentage points and whether it is within target.
 
@@ -29,7 +30,9 @@ CASE_KEYS = {"id", "class", "fabric", "model_class", "scenario", "quantity", "pu
 CASE_CLASS = "scaling_efficiency"
 QUANTITY = "efficiency_pct"
 # The classes the summary is split by (VALIDATION.md: keep them apart, each with its own figures).
-FABRICS = ("infiniband", "ethernet")
+# "one-node": the GPUs of one server, whose gradients cross NVLink / NVSwitch / PCIe and no network.
+ONE_NODE = "one-node"
+FABRICS = ("infiniband", "ethernet", ONE_NODE)
 MODEL_CLASSES = ("compute-heavy", "communication-heavy")
 TEXT_KEYS = ("as_printed", "source", "where", "framework", "data", "notes")
 # Columns of dasim's results.csv copied into the table (numbers unless named in TEXT_RESULTS).
@@ -80,8 +83,12 @@ def check_scenario(case, path):
     expect(isinstance(platforms, list) and len(platforms) == 1 and isinstance(platforms[0], dict),
            f"{path}: scenario.platforms", "expected exactly one platform")
     nodes = platforms[0].get("nodes")
-    expect(isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0]) and nodes[0] > 1,
-           f"{path}: scenario.platforms[0].nodes", "expected one node count above 1 (a multi-node case)")
+    where = f"{path}: scenario.platforms[0].nodes"
+    if case["fabric"] == ONE_NODE:
+        expect(isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0]) and nodes[0] == 1, where, f"expected [1] (fabric {ONE_NODE}: the GPUs of one server)")
+    else:
+        expect(isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0]) and nodes[0] > 1, where,
+               f"expected one node count above 1 (a multi-node case; one server is fabric {ONE_NODE})")
     expect(isinstance(scenario.get("workloads"), list) and len(scenario["workloads"]) == 1,
            f"{path}: scenario.workloads", "expected exactly one workload")
     expect(isinstance(scenario.get("schedules"), list) and len(scenario["schedules"]) == 1,
