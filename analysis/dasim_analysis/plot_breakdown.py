@@ -3,10 +3,12 @@
 Each bar stacks, bottom to top, per iteration and mean over workers:
   compute               = compute_s
   exposed communication = exposed_comm_s                   (workers waited for it)
+  input wait            = input_wait_s                     (a loader slower than the step; a
+                                                            panel without any shows none)
   hidden communication  = max(comm_s - exposed_comm_s, 0)  (in flight while compute went on)
-Compute + exposed is about the iteration time, marked by a black tick (iter_time_s itself), so
-the hatched part above the tick is communication the schedule hid behind compute and the bar top
-is compute + all communication. One panel per (workload, platform).
+Compute + exposed + input wait is about the iteration time, marked by a black tick (iter_time_s
+itself), so the hatched part above the tick is communication the schedule hid behind compute and
+the bar top is compute + all communication + input wait. One panel per (workload, platform).
 
 Usage: python3 -m dasim_analysis plot-breakdown RESULTS.csv -o FILE.png [--gpus 8,512,4096]
        (or analysis/plot_breakdown.py with the same arguments, as `dasim run --plot` calls it)
@@ -23,16 +25,23 @@ from .figures import legend_outside, pyplot, save_figure, subplot_grid
 from .errors import fail
 from .results_io import load_results
 
+INPUT_WAIT = "input wait (loader slower than the step)"
 COMPONENTS = [  # (label, colour, hatch)
     ("compute", "#8da0cb", ""),
     ("exposed communication (waited for)", "#e41a1c", ""),
+    (INPUT_WAIT, "#fdb462", ""),
     ("hidden communication (overlapped)", "#b3de69", "//"),
 ]
 
 
+def input_wait(rows):
+    """input_wait_s, 0 where empty (measured rows, files written before the column)."""
+    return rows["input_wait_s"].fillna(0)
+
+
 def components(rows):
     hidden = (rows["comm_s"] - rows["exposed_comm_s"]).clip(lower=0)
-    return [rows["compute_s"], rows["exposed_comm_s"], hidden]
+    return [rows["compute_s"], rows["exposed_comm_s"], input_wait(rows), hidden]
 
 
 def draw_panel(axis, rows, workload, platform, scale, unit):
@@ -41,6 +50,8 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     curves = sorted_curves(rows, columns)
     width = 0.8 / len(curves)
     top = 0.0
+    # The input wait is in the legend only where some bar of the panel has one.
+    shown = [label for label, _, _ in COMPONENTS if label != INPUT_WAIT or (input_wait(rows) > 0).any()]
     for index, (key, curve) in enumerate(curves):
         curve = curve.set_index("gpus").reindex(gpu_counts)
         present = curve["iter_time_s"].notna().to_numpy()
@@ -49,6 +60,8 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
         curve = curve[present]
         bottom = [0.0] * len(curve)
         for (label, colour, hatch), values in zip(COMPONENTS, components(curve)):
+            if label not in shown:  # all 0 in this panel: no bar edges drawn for it
+                continue
             heights = (values * scale).tolist()
             axis.bar(positions, heights, width * 0.92, bottom=bottom, color=colour, hatch=hatch,
                      edgecolor="#404040", linewidth=0.5, label=label if index == 0 else None)
@@ -73,8 +86,7 @@ def draw_panel(axis, rows, workload, platform, scale, unit):
     note = constant_note(rows, ["collective", "batch_per_gpu", "source"] + accumulation_note_columns(rows))
     axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
     handles, labels = axis.get_legend_handles_labels()
-    order = [labels.index(name) for name, _, _ in reversed(COMPONENTS)] + [
-        labels.index("iteration time")]
+    order = [labels.index(name) for name in reversed(shown)] + [labels.index("iteration time")]
     # Beside the bars, not over them: the tallest bars and their labels are often the first.
     legend_outside(axis, handles=[handles[i] for i in order], labels=[labels[i] for i in order])
 

@@ -83,11 +83,12 @@ def check_scenario(case, path):
     expect(isinstance(platforms, list) and len(platforms) == 1 and isinstance(platforms[0], dict),
            f"{path}: scenario.platforms", "expected exactly one platform")
     nodes = platforms[0].get("nodes")
+    one_count = isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0])
     where = f"{path}: scenario.platforms[0].nodes"
     if case["fabric"] == ONE_NODE:
-        expect(isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0]) and nodes[0] == 1, where, f"expected [1] (fabric {ONE_NODE}: the GPUs of one server)")
+        expect(one_count and nodes[0] == 1, where, f"expected [1] (fabric {ONE_NODE}: the GPUs of one server)")
     else:
-        expect(isinstance(nodes, list) and len(nodes) == 1 and is_int(nodes[0]) and nodes[0] > 1, where,
+        expect(one_count and nodes[0] > 1, where,
                f"expected one node count above 1 (a multi-node case; one server is fabric {ONE_NODE})")
     expect(isinstance(scenario.get("workloads"), list) and len(scenario["workloads"]) == 1,
            f"{path}: scenario.workloads", "expected exactly one workload")

@@ -2,7 +2,7 @@
 // array task) and its merge (`dasim merge`): each shard file holds its configurations' rows with
 // their configuration numbers and what identifies the scenario, so the merge can refuse shards of
 // different scenarios, a missing or doubled shard, and write results.csv / results.json
-// byte-identical to one local run. Format "dasim-shard/3" (docs/file-formats.md).
+// byte-identical to one local run. Format "dasim-shard/4" (docs/file-formats.md).
 #pragma once
 
 #include "results/result_row.hpp"
@@ -14,7 +14,7 @@
 
 namespace dasim::results {
 
-inline constexpr const char* kShardFormat = "dasim-shard/3";
+inline constexpr const char* kShardFormat = "dasim-shard/4";
 
 // The keys of results.json before its rows.
 struct ResultsHeader {

@@ -41,9 +41,9 @@ struct StepPlan {
   double update_s = 0;
   // The input pipeline: what the loader feeding this GPU takes to prepare one step's samples (0:
   // never waited for), and the closed-form wait beyond the step's compute, what the GPU waits on
-  // one GPU without communication. In a simulation the worker waits at each step's start until
-  // the loader, which began at the previous step's start, is done (workers/worker.cpp), so the
-  // loader also has the step's exposed communication to work in.
+  // one GPU without communication. In a simulation the worker waits at each step's end until the
+  // loader, which began on the next step's samples when this step began, is done
+  // (workers/worker.cpp), so the loader also has the step's exposed communication to work in.
   double input_per_step_s = 0;
   double input_wait_s = 0;
   // Gradient accumulation: the micro-batches of a step (forward and backward above are one

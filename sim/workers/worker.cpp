@@ -155,18 +155,15 @@ void Worker::wait_for(const Collective& allreduce) {
 
 void Worker::begin_step(long) {
   step_factor_ = setup_.jitter_stddev > 0 ? std::max(0.05, 1 + setup_.jitter_stddev * jitter_(rng_)) : 1.0;
-  wait_for_input();
+  loader_began_at_ = now();
 }
 
 void Worker::wait_for_input() {
-  if (plan_.input_per_step_s <= 0) return;
+  const double ready = loader_began_at_ + plan_.input_per_step_s;
   const double begin = now();
-  if (!first_step_ && loader_began_at_ + plan_.input_per_step_s > begin) {
-    sg4::this_actor::sleep_until(loader_began_at_ + plan_.input_per_step_s);
-    record_.add(record_.input, begin, now(), "input", "input");
-  }
-  first_step_ = false;
-  loader_began_at_ = now();
+  if (plan_.input_per_step_s <= 0 || ready <= begin) return;
+  sg4::this_actor::sleep_until(ready);
+  record_.add(record_.input, begin, now(), "input", "input");
 }
 
 void Worker::forward_backward(schedules::MicroBatch micro_batch, const schedules::BucketReady& bucket_ready) {
@@ -313,6 +310,7 @@ void Worker::outer_step(int fragment) {
 }
 
 void Worker::end_step(long step) {
+  wait_for_input();
   record_.iteration_end_s.push_back(now());
   // How far the simulation is, for `dasim run`'s progress line: rank 0's steps of all of them.
   if (setup_.rank == 0)

@@ -79,10 +79,12 @@ class Worker {
 
  private:
   void compute(double seconds, const char* name);
-  // The input pipeline: wait until the loader has this step's samples. It began on them when the
-  // previous step began (a DataLoader's workers prefetch while the GPU trains), and the first
-  // step's were ready before the run (the loader fills its queue before the first step), so a
-  // loader slower than the step sets the step's period and one faster is never waited for.
+  // The input pipeline, at a step's end: wait until the loader has the next step's samples. It
+  // began on them when this step began (a DataLoader's workers prepare the next batch while the
+  // GPU trains on this one; the first step's were ready before the run), so a loader slower than
+  // the step sets every step's period, the first's too, and one faster is never waited for. One
+  // step's samples in flight, no deeper queue: a step shorter than the loader cannot bank time
+  // for a longer one.
   void wait_for_input();
   // The trace's names of the averaged payload's compress and decompress passes.
   const char* compress_name() const { return plan_.gather_averages ? "top-k select" : "quantize"; }
@@ -123,8 +125,7 @@ class Worker {
   double polled_until_ = 0;
   std::vector<Collective> rings_in_flight_;  // polled_rounds: started, not yet waited for
   double step_factor_ = 1;
-  double loader_began_at_ = 0;  // when the loader began the samples of the step about to start
-  bool first_step_ = true;
+  double loader_began_at_ = 0;  // when the loader began the next step's samples (this step's start)
   // Interference: this rank's device-driven collectives in flight, and while there are any, a
   // background load on the GPU host that leaves compute 1 / (1 + f) of its speed.
   int collectives_in_flight_ = 0;

@@ -42,7 +42,8 @@ bad() {  # bad NAME EXTRA_JSON EXPECTED_MESSAGE_PART
   return 0
 }
 bad zero ', "host_input": {"samples_per_s": 0}' \
-  "host_input.samples_per_s: expected the samples per second one node's host prepares for all its GPUs, above 0"
+  "host_input.samples_per_s: expected the samples per second one node's host prepares for all its GPUs, at least 0.001"
+bad tiny ', "host_input": {"samples_per_s": 1e-320}' "host_input.samples_per_s: expected the samples per second"
 bad negative ', "host_input": {"samples_per_s": -5}' "host_input.samples_per_s: expected the samples per second"
 bad text ', "host_input": {"samples_per_s": "fast"}' "host_input.samples_per_s: expected a number"
 bad missing ', "host_input": {}' "host_input.samples_per_s: required key is missing"

@@ -53,7 +53,7 @@ sed -i 's/"name": "resnet50"/"name": "resnet50-edited"/' "$WORK/w.json"
 expect_ok "shard 1/3 over the edited workload file" "$BIN/dasim" run "$WORK/sweep-file.json" --out "$WORK/wf1" --quiet --shard 1/3
 expect_bad_input "another workload file" "shard-1-of-3.json: inputs_sha256: is shard 1 of 3 of another scenario" \
   "$BIN/dasim" merge "$WORK/wf0" "$WORK/wf1" "$WORK/wf2" --out "$WORK/m6"
-expect_bad_input "not a shard file" "results.json: format: expected \"dasim-shard/3\"" \
+expect_bad_input "not a shard file" "results.json: format: expected \"dasim-shard/4\"" \
   "$BIN/dasim" merge "$WORK/local/results.json" --out "$WORK/m4"
 expect_bad_input "no shard files in a directory" "is a directory without shard files" \
   "$BIN/dasim" merge "$WORK/local" --out "$WORK/m5"

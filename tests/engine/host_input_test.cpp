@@ -1,5 +1,5 @@
 // The host's input pipeline (TrainingConfig::host_input_samples_per_s) against its closed form: a
-// worker starts a step only when the loader, which began on its samples when the previous step
+// worker ends a step only when the loader, which began on the next step's samples when this step
 // began, is done; so the iteration is the longer of the GPU's step (compute and exposed
 // communication) and the loader's time for one step's samples, and a node's GPUs share its host.
 #include "platform/platform_variants.hpp"
@@ -26,6 +26,18 @@ TEST(HostInput, ALoaderSlowerThanTheStepSetsTheIteration) {
   EXPECT_NEAR(r.input_wait_s, 40e-3 - gpu_step, 1e-9);
   EXPECT_NEAR(r.compute_s, kStep, 1e-9);
   EXPECT_NEAR(r.exposed_comm_s, ring(4, kWeights), 1e-9);
+}
+
+// Every step waits for the next step's samples at its end, the first too: a run of one iteration
+// without warm-up (as the validation cases run) measures the loader's period as well.
+TEST(HostInput, TheFirstStepWaitsForTheNextStepsSamplesToo) {
+  auto c = config(4, sgd(false, 1e12));
+  c.host_input_samples_per_s = 800;
+  c.warmup_iterations = 0;
+  c.measured_iterations = 1;
+  const auto r = simulate(c);
+  EXPECT_NEAR(r.iter_time_s, 40e-3, 1e-9);
+  EXPECT_NEAR(r.input_wait_s, 40e-3 - (kStep + ring(4, kWeights)), 1e-9);
 }
 
 // The loader has the whole step, its exposed communication included: at 1200 samples/s it takes

@@ -104,7 +104,7 @@ TEST(ShardFile, LoadingSaysWhatIsWrong) {
     }
   };
   auto good = to_json(shard(0, 1, {0, 1, 2, 3}));
-  expect_error({{"rows", 1}}, "format: expected \"dasim-shard/3\" (a file dasim run --shard writes)");
+  expect_error({{"rows", 1}}, "format: expected \"dasim-shard/4\" (a file dasim run --shard writes)");
   auto j = good;
   j["shard"] = 1;
   expect_error(j, "shard: expected 0..0, got 1");
