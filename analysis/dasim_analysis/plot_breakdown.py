@@ -113,8 +113,8 @@ def keep_gpu_counts(path, frame, counts):
 
 
 def main(argv=None, prog=None):
-    parser = argparse.ArgumentParser(prog=prog, description="Stacked bars of compute / hidden / exposed "
-                                     "communication per iteration from a dasim results.csv.")
+    parser = argparse.ArgumentParser(prog=prog, description="Stacked bars of compute / exposed communication / "
+                                     "input wait / hidden communication per iteration from a dasim results.csv.")
     parser.add_argument("results", metavar="RESULTS.csv")
     parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
@@ -128,7 +128,7 @@ def main(argv=None, prog=None):
         frame = keep_gpu_counts(args.results, frame, counts)
     check_panels(args.results, frame, "gpus")
     plt = pyplot()
-    longest = float((frame["compute_s"] + frame[["comm_s", "exposed_comm_s"]].max(axis=1)).max())
+    longest = float((frame["compute_s"] + frame[["comm_s", "exposed_comm_s"]].max(axis=1) + input_wait(frame)).max())
     scale, unit = (1e3, "ms") if longest < 2.0 else (1.0, "s")
     groups = panels(frame)
     bars = max(len(rows) for _, rows in groups)

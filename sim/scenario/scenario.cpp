@@ -221,8 +221,8 @@ void read_jitter(ObjectReader j, Scenario& sc) {
 
 void read_host_input(ObjectReader h, Scenario& sc) {
   sc.host_input_samples_per_s = h.number("samples_per_s");
-  // At least one sample per 1000 s: below, a step's loader time leaves the range of SimGrid's
-  // clock (1e-320 samples/s is an infinite wait).
+  // At least one sample per 1000 s: a rate near 0 makes a step's loader time overflow to an
+  // infinite wait (samples / 1e-320), which SimGrid refuses mid-run.
   if (!(sc.host_input_samples_per_s >= 1e-3) || !std::isfinite(sc.host_input_samples_per_s))
     h.fail("samples_per_s",
            "expected the samples per second one node's host prepares for all its GPUs, at least 0.001");

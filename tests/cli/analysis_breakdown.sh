@@ -28,6 +28,25 @@ cmp -s "$WORK/by_hand.png" "$WORK/by_option.png" || fail "--gpus 64,1 drew anoth
 $PY "$SCRIPT" "$DATA/scaleup.csv" -o "$WORK/all.png" --quiet
 cmp -s "$WORK/all.png" "$WORK/by_option.png" && fail "--gpus 64,1 drew every GPU count"
 
+# The input wait (input_wait_s): a file whose rows all wait 10 ms draws its segment; one whose rows
+# wait 0 draws the picture of the same file written before the column existed.
+with_wait() {  # with_wait SECONDS OUT: scaleup.csv with an input_wait_s column of SECONDS
+  $PY -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[3], 'w', newline=''), fieldnames=list(rows[0]) + ['input_wait_s'])
+w.writeheader()
+for r in rows:
+    w.writerow({**r, 'input_wait_s': sys.argv[2]})" "$DATA/scaleup.csv" "$1" "$2"
+}
+with_wait 0 "$WORK/no_wait.csv"
+with_wait 0.01 "$WORK/wait.csv"
+$PY "$SCRIPT" "$WORK/no_wait.csv" -o "$WORK/no_wait.png" --quiet
+$PY "$SCRIPT" "$WORK/wait.csv" -o "$WORK/wait.png" --quiet
+cmp -s "$WORK/no_wait.png" "$WORK/all.png" || fail "input_wait_s = 0 drew another figure than a file without it"
+cmp -s "$WORK/wait.png" "$WORK/all.png" && fail "an input wait of 10 ms drew nothing"
+check_png "$WORK/wait.png"
+
 # expect_refusal EXPECTED_MESSAGE --gpus VALUE: exit 2, that one line, no PNG.
 expect_refusal() {
   local status message
