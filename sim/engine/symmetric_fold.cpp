@@ -57,7 +57,6 @@ workers::StepPlan plan_training_step(const TrainingConfig& config, int ranks) {
     const double samples = double(plan.micro_batches) * config.batch_per_gpu;
     const double host_share_s = samples * config.platform.gpus_per_node / config.host_input_samples_per_s;
     plan.input_per_step_s = std::max(plan.input_per_step_s, host_share_s);
-    plan.input_wait_s = std::max(0.0, plan.input_per_step_s - plan.step_compute_s());
   }
   return plan;
 }

@@ -81,7 +81,6 @@ StepPlan plan_step(const workload::Workload& workload, const compute::ComputeMod
   plan.update_s = model.update_time_s(workload, shards);
   // A loader slower than the GPU makes the next step wait for its batches.
   plan.input_per_step_s = model.input_time_s(double(micro_batches) * batch);
-  plan.input_wait_s = model.input_wait_s(double(micro_batches) * batch, plan.step_compute_s());
   plan.weight_bytes = workload.gradient_bytes();
   for (double bytes : plan.bucket_bytes)
     plan.bucket_copy_s.push_back(memory_bandwidth_Bps > 0 ? 2 * bytes / memory_bandwidth_Bps : 0.0);

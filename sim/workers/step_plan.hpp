@@ -10,6 +10,7 @@
 #include "workload/buckets.hpp"
 #include "workload/workload.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace dasim::workers {
@@ -40,12 +41,10 @@ struct StepPlan {
   std::vector<int> bucket_after_backward_layer;  // per backward layer: the bucket it completes, or -1
   double update_s = 0;
   // The input pipeline: what the loader feeding this GPU takes to prepare one step's samples (0:
-  // never waited for), and the closed-form wait beyond the step's compute, what the GPU waits on
-  // one GPU without communication. In a simulation the worker waits at each step's end until the
-  // loader, which began on the next step's samples when this step began, is done
-  // (workers/worker.cpp), so the loader also has the step's exposed communication to work in.
+  // never waited for). In a simulation the worker waits at each step's end until the loader,
+  // which began on the next step's samples when this step began, is done (workers/worker.cpp), so
+  // the loader also has the step's exposed communication to work in.
   double input_per_step_s = 0;
-  double input_wait_s = 0;
   // Gradient accumulation: the micro-batches of a step (forward and backward above are one
   // micro-batch's), and per backward layer what each micro-batch after the first adds to it.
   int micro_batches = 1;
@@ -75,6 +74,9 @@ struct StepPlan {
   double step_compute_s() const {
     return micro_batches * (forward_s + backward_s()) + (micro_batches - 1) * backward_adds_s() + update_s;
   }
+  // The closed-form wait for the loader beyond the step's compute: what one GPU without
+  // communication waits per step.
+  double input_wait_s() const { return std::max(0.0, input_per_step_s - step_compute_s()); }
 };
 
 // `shards` > 1: the model sharded over that many GPUs (fsdp), each updating, snapshotting and

@@ -99,6 +99,6 @@ TEST(ZeroGradPlan, TheInputWaitCoversTheWholeStep) {
   const auto one = workers::plan_step(w, model, 1e12, 32, 10e6);
   const auto four = workers::plan_step(w, model, 1e12, 32, 10e6, 1, 4);
   const double update = 5 * 7.5e6 * 4 / 1e12;  // SGD with momentum: 5 streams of 30 MB
-  EXPECT_NEAR(one.input_wait_s, 32e-3 - (6e-3 + update), 1e-12);
-  EXPECT_NEAR(four.input_wait_s, 128e-3 - (24e-3 + 270e-6 + update), 1e-12);
+  EXPECT_NEAR(one.input_wait_s(), 32e-3 - (6e-3 + update), 1e-12);
+  EXPECT_NEAR(four.input_wait_s(), 128e-3 - (24e-3 + 270e-6 + update), 1e-12);
 }
