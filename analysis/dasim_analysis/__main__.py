@@ -14,7 +14,7 @@ PROG = "python3 -m dasim_analysis"
 COMMANDS = {
     "plot-scaleup": ("plot_scaleup", "speedup and efficiency vs GPUs from a results.csv"),
     "plot-breakdown": ("plot_breakdown", "compute / exposed / hidden communication per iteration"),
-    "plot-sizing": ("plot_sizing", "efficiency vs inter-node bandwidth, slowest fabric keeping 90%"),
+    "plot-sizing": ("plot_sizing", "efficiency vs a swept bandwidth, latency or host rate, the value keeping 90%"),
     "compare": ("compare", "predicted vs measured iteration time of two results files"),
     "fidelity": ("fidelity", "predict and measure this machine's runs, and compare (dasim-train)"),
     "fidelity-ranks": ("fidelity_ranks", "rank by rank: where a fidelity folder's runs spent each period"),

@@ -1,15 +1,19 @@
-"""Interconnect sizing: efficiency vs inter-node bandwidth, and the slowest fabric that keeps 90%
-(or any other efficiencies, --thresholds).
+"""Sizing: efficiency vs a swept parameter, and the value that keeps 90% (or any other
+efficiencies, --thresholds).
 
-Reads a dasim results.csv from a bandwidth sweep (a sweep column such as inter_node_bandwidth_Bps,
-in bytes per second or a SimGrid-style string like "25GBps"), draws efficiency vs bandwidth in Gb/s
-on a log axis, one line per schedule setting (and per GPU count when several), with the 90% line,
-and prints for each line the slowest bandwidth at which efficiency reaches 0.9: one table per
-efficiency of --thresholds (default 0.9; the figure marks the first). Between two swept points
-efficiency is taken as linear in log(bandwidth), the same straight segments the figure draws.
+Reads a dasim results.csv from a sweep and draws efficiency vs the swept value, one line per
+schedule setting (and per GPU count when several), with the 90% line, and prints for each line the
+value at which efficiency reaches 0.9: one table per efficiency of --thresholds (default 0.9; the
+figure marks the first). What the value is comes from the column's name (swept_quantity.py): for a
+bandwidth (`..._bandwidth_Bps`, shown in Gb/s) or a host's input rate
+(`host_input_samples_per_s`) the slowest that keeps 90%; for a latency (`..._latency_s`, shown in
+us) or an oversubscription the largest. `--bandwidth-column` names a bandwidth column of any name,
+in bytes per second or a SimGrid-style string like "25GBps". Between two swept points efficiency is
+taken as linear in log(value) (linear in the value when a swept value is 0), the same straight
+segments the figure draws.
 
-Usage: python3 -m dasim_analysis plot-sizing RESULTS.csv -o FILE.png [--bandwidth-column COL]
-                                             [--thresholds 0.9,0.95]
+Usage: python3 -m dasim_analysis plot-sizing RESULTS.csv -o FILE.png
+                   [--column COL | --bandwidth-column COL] [--thresholds 0.9,0.95]
        (or analysis/plot_sizing.py with the same arguments, as `dasim run --plot` calls it)
 """
 
@@ -17,6 +21,7 @@ import argparse
 import math
 import sys
 
+from . import swept_quantity
 from .curves import (PANEL_COLUMNS, check_panels, constant_note, curve_columns, curve_label,
                      curve_styles, panels, sorted_curves)
 from .errors import fail
@@ -38,70 +43,72 @@ def parse_thresholds(text):
     return values
 
 
-def to_Gbps(Bps):
-    return Bps * 8.0 / 1e9
+def threshold_value(values, efficiencies, threshold=THRESHOLD, more_is_better=True, log=True):
+    """The worst swept value with efficiency >= threshold, or None if no swept point reaches it.
 
-
-def threshold_bandwidth(bandwidths_Gbps, efficiencies, threshold=THRESHOLD):
-    """Slowest bandwidth with efficiency >= threshold, or None if no swept point reaches it.
-
-    Scans from the slowest point up: the first point at or above the threshold, interpolated
-    linearly in log(bandwidth) against the point before it. Returns (bandwidth, at_lowest), where
-    at_lowest means the slowest swept point already reaches it (the true answer may be lower).
+    Worst is the least value when more is better (a bandwidth), the largest otherwise (a latency).
+    Scans from the worst point towards the best: the first point at or above the threshold,
+    interpolated against the point before it, linearly in log(value) when `log`. Returns
+    (value, at_worst), where at_worst means the worst swept point already reaches it (the true
+    answer lies beyond the swept range).
     """
-    points = sorted(zip(bandwidths_Gbps, efficiencies))
-    for index, (bandwidth, efficiency) in enumerate(points):
+    points = sorted(zip(values, efficiencies), reverse=not more_is_better)
+    scale = math.log if log else (lambda v: v)
+    for index, (value, efficiency) in enumerate(points):
         if efficiency >= threshold:
             if index == 0:
-                return bandwidth, True
-            low_bandwidth, low_efficiency = points[index - 1]
-            fraction = (threshold - low_efficiency) / (efficiency - low_efficiency)
-            log_bandwidth = math.log(low_bandwidth) + fraction * (
-                math.log(bandwidth) - math.log(low_bandwidth))
-            return math.exp(log_bandwidth), False
+                return value, True
+            worse_value, worse_efficiency = points[index - 1]
+            fraction = (threshold - worse_efficiency) / (efficiency - worse_efficiency)
+            scaled = scale(worse_value) + fraction * (scale(value) - scale(worse_value))
+            return (math.exp(scaled) if log else scaled), False
     return None, False
 
 
-def summary_rows(frame, column, threshold=THRESHOLD):
-    """One row per (panel, curve): the curve's description and its threshold bandwidth."""
+def summary_rows(frame, column, quantity, threshold=THRESHOLD):
+    """One row per (panel, curve): the curve's description and its threshold value (in the
+    quantity's unit)."""
+    log = bool((frame[column] > 0).all())
     rows = []
     for (workload, platform), panel in panels(frame):
         columns = curve_columns(panel, exclude=PANEL_COLUMNS + [column])
         if "gpus" not in columns:
             columns.append("gpus")  # the table always says the cluster size
         for key, curve in sorted_curves(panel, columns):
-            bandwidth, at_lowest = threshold_bandwidth(to_Gbps(curve[column]).tolist(),
-                                                       curve["efficiency"].tolist(), threshold)
+            value, at_worst = threshold_value(quantity.shown(curve[column]).tolist(),
+                                              curve["efficiency"].tolist(), threshold,
+                                              quantity.more_is_better, log)
             best = curve.loc[curve["efficiency"].idxmax()]
             rows.append({
                 "workload": workload, "platform": platform,
-                "curve": dict(zip(columns, key)), "bandwidth_Gbps": bandwidth,
-                "at_lowest": at_lowest, "best_efficiency": float(best["efficiency"]),
-                "best_Gbps": to_Gbps(float(best[column])),
+                "curve": dict(zip(columns, key)), "value": value,
+                "at_worst": at_worst, "best_efficiency": float(best["efficiency"]),
+                "best_value": quantity.shown(float(best[column])),
             })
     return rows
 
 
-def print_table(rows, column, threshold=THRESHOLD):
-    print(f"slowest bandwidth with efficiency >= {threshold:g} (column {column}; "
-          "linear interpolation in log bandwidth between the bracketing points)")
+def print_table(rows, column, quantity, log, threshold=THRESHOLD):
+    interpolation = f"linear interpolation in {'log ' if log else ''}{quantity.noun}"
+    print(f"{quantity.extreme} {quantity.noun} with efficiency >= {threshold:g} (column {column}; "
+          f"{interpolation} between the bracketing points)")
     # schedule_detail only says more than schedule, tau and delay for the DiLoCo family.
     hidden = {"schedule", "tau", "delay", "gpus"}
     if not any(row["curve"]["schedule"] in ("diloco", "streaming_diloco") for row in rows):
         hidden.add("schedule_detail")
     extra = sorted({c for row in rows for c in row["curve"]} - hidden)
     header = ["workload", "platform", "schedule", "tau", "delay", "gpus"] + extra + [
-        "bandwidth_Gbps", "note"]
+        quantity.table_column, "note"]
     table = [header]
     for row in rows:
         curve = row["curve"]
-        if row["bandwidth_Gbps"] is None:
+        if row["value"] is None:
             value = "none"
             note = (f"never reached; best efficiency {row['best_efficiency']:.3f} "
-                    f"at {row['best_Gbps']:g} Gb/s")
+                    f"at {quantity.format(row['best_value'])}")
         else:
-            value = f"{row['bandwidth_Gbps']:.2f}"
-            note = "reached at the slowest swept bandwidth" if row["at_lowest"] else ""
+            value = f"{row['value']:.2f}"
+            note = f"reached at the {quantity.extreme} swept {quantity.noun}" if row["at_worst"] else ""
         table.append([row["workload"], row["platform"], curve["schedule"], str(curve["tau"]),
                       str(curve["delay"]), str(curve["gpus"])] +
                      [str(curve.get(c, "")) for c in extra] + [value, note])
@@ -110,11 +117,27 @@ def print_table(rows, column, threshold=THRESHOLD):
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 
 
-# What the swept bandwidth is, in the axis label and the title.
-_SWEPT = {"wan_bandwidth_Bps": ("WAN bandwidth of each site", "WAN bandwidth between sites")}
+def _tick_labels(quantity, swept, limits, log):
+    """A label at each swept value, except where it would print over the last labelled one (8000
+    and 9000 on a log axis, or 0, 10 and 100 us before 5000 on a linear one): the gap must hold
+    both halves of the two labels, about 1.45% of the axis per character, and 1% between them."""
+    position = math.log10 if log else (lambda v: v)
+    span = position(limits[1]) - position(limits[0])
+    labels, last = [], None
+    for value in swept:
+        text = f"{value:g}:1" if quantity.unit == ":1" else f"{value:g}"
+        if last is not None:
+            gap = (position(value) - position(last[0])) / span
+            if gap < 0.0145 * (len(text) + len(last[1])) / 2 + 0.01:
+                labels.append("")
+                continue
+        last = (value, text)
+        labels.append(text)
+    return labels
 
 
-def draw(plt, frame, column, summary, threshold=THRESHOLD):
+def draw(plt, frame, column, quantity, summary, threshold=THRESHOLD):
+    log = bool((frame[column] > 0).all())
     groups = panels(frame)
     figure, axes = subplot_grid(plt, len(groups), panel_width=11.5, panel_height=5.0,
                                            max_columns=1)
@@ -132,70 +155,94 @@ def draw(plt, frame, column, summary, threshold=THRESHOLD):
             curve = curve.sort_values(column)
             label = curve_label(columns, key)
             found = thresholds[tuple(key)]
-            crossing = found["bandwidth_Gbps"]
+            crossing = found["value"]
             if crossing is None:
                 label += f" (never ≥{threshold:.0%})"
-            elif found["at_lowest"]:
-                label += f" (≥{threshold:.0%} already at {crossing:.3g} Gb/s)"
+            elif found["at_worst"]:
+                word = "already" if quantity.more_is_better else "still"
+                label += f" (≥{threshold:.0%} {word} at {quantity.format_short(crossing)})"
+            elif quantity.more_is_better:
+                label += f" (≥{threshold:.0%} from {quantity.format_short(crossing)})"
             else:
-                label += f" (≥{threshold:.0%} from {crossing:.3g} Gb/s)"
-            axis.plot(to_Gbps(curve[column]), curve["efficiency"], label=label, linewidth=2,
+                label += f" (≥{threshold:.0%} up to {quantity.format_short(crossing)})"
+            axis.plot(quantity.shown(curve[column]), curve["efficiency"], label=label, linewidth=2,
                       markersize=6, **style)
             if crossing is not None:
                 axis.plot([crossing, crossing], [0, threshold], color=style["color"],
                           linestyle=":", linewidth=1.5)
                 axis.plot([crossing], [threshold], marker="D", color=style["color"],
                           markeredgecolor="black", markersize=7, zorder=4)
-        swept = sorted(to_Gbps(rows[column]).unique())
-        axis.set_xscale("log")
+        swept = sorted(quantity.shown(rows[column]).unique())
+        if log:
+            axis.set_xscale("log")
+            limits = (swept[0] / 1.2, swept[-1] * 1.2)
+        else:  # a swept 0 (a latency): linear, with a margin of a twentieth of the range
+            margin = (swept[-1] - swept[0]) / 20 or 1
+            limits = (swept[0] - margin, swept[-1] + margin)
+        axis.set_xlim(*limits)
         if len(swept) <= 12:
             axis.set_xticks(swept)
-            axis.set_xticklabels([f"{b:g}" for b in swept])
+            axis.set_xticklabels(_tick_labels(quantity, swept, limits, log))
             axis.minorticks_off()
-        axis.set_xlim(swept[0] / 1.2, swept[-1] * 1.2)
         axis.set_ylim(0, max(1.05, float(rows["efficiency"].max()) * 1.05))
-        axis.set_xlabel(f"{_SWEPT.get(column, ('inter-node bandwidth per link',))[0]} (Gb/s, log scale)")
+        unit = "ratio" if quantity.unit == ":1" else quantity.unit
+        axis.set_xlabel(f"{quantity.axis_name} ({unit}{', log scale' if log else ''})")
         axis.set_ylabel("efficiency = speedup / GPUs")
         note = constant_note(rows, ["gpus", "collective", "batch_per_gpu", "source"])
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))
         handles, labels = axis.get_legend_handles_labels()
         handles.append(plt.Line2D([], [], marker="D", color="grey", markeredgecolor="black",
                                   linestyle="none", markersize=7))
-        labels.append(f"slowest bandwidth reaching {threshold:.0%} (interpolated)")
+        reaching = "reaching" if quantity.more_is_better else "keeping"
+        labels.append(f"{quantity.extreme} {quantity.noun} {reaching} {threshold:.0%} (interpolated)")
         axis.legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5),
                     framealpha=0.9)
-    swept = _SWEPT.get(column, (None, "inter-node bandwidth"))[1]
-    figure.suptitle(f"Interconnect sizing: efficiency vs {swept}", fontsize=13)
+    figure.suptitle(quantity.title, fontsize=13)
     return figure
 
 
 def main(argv=None, prog=None):
-    parser = argparse.ArgumentParser(prog=prog, description="Efficiency vs inter-node bandwidth from a dasim "
-                                     "bandwidth sweep, with the slowest bandwidth keeping 90%.")
+    parser = argparse.ArgumentParser(prog=prog, description="Efficiency vs a swept parameter from a "
+                                     "dasim sweep, with the slowest bandwidth (largest latency, ...) "
+                                     "keeping 90%.")
     parser.add_argument("results", metavar="RESULTS.csv")
     parser.add_argument("--quiet", action="store_true", help="do not report the files written")
     parser.add_argument("-o", "--output", metavar="FILE.png", required=True)
-    parser.add_argument("--bandwidth-column", metavar="COL", default=DEFAULT_COLUMN,
-                        help=f"sweep column with the bandwidth (default {DEFAULT_COLUMN})")
+    columns = parser.add_mutually_exclusive_group()
+    columns.add_argument("--column", metavar="COL",
+                         help="dasim sweep column, its quantity read from its name: <part>_bandwidth_Bps, "
+                         "<part>_latency_s, oversubscription, host_input_samples_per_s (default "
+                         f"{DEFAULT_COLUMN})")
+    columns.add_argument("--bandwidth-column", metavar="COL",
+                         help="a column of any name holding a bandwidth (bytes per second or a "
+                         "SimGrid-style string)")
     parser.add_argument("--thresholds", metavar="E[,E...]", default=f"{THRESHOLD:g}",
-                        help="efficiencies in (0, 1] to find the slowest bandwidth for, one table "
+                        help="efficiencies in (0, 1] to find the swept value for, one table "
                         f"each; the figure marks the first (default {THRESHOLD:g})")
     args = parser.parse_args(argv)
     thresholds = parse_thresholds(args.thresholds)
 
-    column = args.bandwidth_column
+    if args.bandwidth_column:  # named after its part where dasim named it (wan_bandwidth_Bps)
+        column = args.bandwidth_column
+        quantity = (swept_quantity.of_column(column) if column.endswith("_bandwidth_Bps")
+                    else swept_quantity.bandwidth())
+    else:
+        column = args.column or DEFAULT_COLUMN
+        quantity = swept_quantity.of_column(column)
     frame = load_results(args.results, extra_numeric=[column])
     check_panels(args.results, frame, column)
     for line, value in enumerate(frame[column].tolist(), start=2):
-        if value <= 0:
-            fail(f"{args.results}: line {line}: column {column}: expected a positive "
-                            f"bandwidth, got {value:g}")
-    summaries = [summary_rows(frame, column, threshold) for threshold in thresholds]
+        if value < 0 or (value == 0 and quantity.noun != "latency"):
+            fail(f"{args.results}: line {line}: column {column}: expected a "
+                 f"{'non-negative' if quantity.noun == 'latency' else 'positive'} {quantity.noun}, "
+                 f"got {value:g}")
+    log = bool((frame[column] > 0).all())
+    summaries = [summary_rows(frame, column, quantity, threshold) for threshold in thresholds]
     for index, (threshold, summary) in enumerate(zip(thresholds, summaries)):
         if index:
             print()
-        print_table(summary, column, threshold)
+        print_table(summary, column, quantity, log, threshold)
     plt = pyplot()
-    save_figure(draw(plt, frame, column, summaries[0], thresholds[0]), args.output)
+    save_figure(draw(plt, frame, column, quantity, summaries[0], thresholds[0]), args.output)
     if not args.quiet:
         print(f"wrote {args.output}", file=sys.stderr)

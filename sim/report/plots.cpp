@@ -73,7 +73,7 @@ std::vector<std::string> make_plots(const std::string& results_csv, const std::s
   written.push_back(out("breakdown.png"));
   if (!sweep_column.empty()) {
     run_script({python(), dir + "/plot_sizing.py", "--quiet", results_csv, "-o", out("sizing.png"),
-                "--bandwidth-column", sweep_column});
+                "--column", sweep_column});
     written.push_back(out("sizing.png"));
   }
   return written;

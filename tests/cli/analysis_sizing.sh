@@ -65,4 +65,69 @@ for bad in 1.5 0 0.9,0.9 ninety; do
     fail "--thresholds $bad: exit $rc, $(cat "$WORK/err")"
   [[ ! -e $WORK/bad.png ]] || fail "--thresholds $bad: wrote a figure"
 done
+
+# A swept quantity whose efficiency falls as it grows, read from a dasim column's name: the fixture
+# with latency L = 1 / bandwidth (1000 us at 1 Gb/s). log L is -log b + a constant, so the
+# largest latency keeping 0.9 is 1000 / (the slowest bandwidth reaching it), interpolated alike:
+#   sgd 64: 1000 / 141.42 = 7.07; local_sgd 64: 1000 / 65.98 = 15.16; dasgd 256: 1000 / 29.73 =
+#   33.64; dasgd 64: 100.00, still at the largest swept latency; sgd 256: none.
+to_column() {  # NAME AWK_EXPRESSION_OF_gbps: the fixture with its bandwidth column replaced
+  awk -F, -v OFS=, -v name="$1" "NR == 1 { \$NF = name } NR > 1 { gbps = \$NF * 8 / 1e9; \$NF = $2 } 1" \
+    "$DATA/sizing.csv"
+}
+to_column fabric_latency_s '1e-3 / gbps' >"$WORK/latency.csv"
+$PY "$SCRIPT" "$WORK/latency.csv" -o "$WORK/latency.png" --column fabric_latency_s >"$WORK/latency.txt" ||
+  fail "plot_sizing.py --column fabric_latency_s exited $?"
+check_png "$WORK/latency.png"
+head -1 "$WORK/latency.txt" | grep -q '^largest latency with efficiency >= 0.9 (column fabric_latency_s; linear interpolation in log latency ' ||
+  fail "latency table header: $(head -1 "$WORK/latency.txt")"
+grep -q ' latency_us  *note$' "$WORK/latency.txt" || fail "latency table: no latency_us column"
+expect "$WORK/latency.txt" sgd 64 7.07
+expect "$WORK/latency.txt" local_sgd 64 15.16
+expect "$WORK/latency.txt" dasgd 256 33.64
+expect "$WORK/latency.txt" dasgd 64 100.00
+expect "$WORK/latency.txt" sgd 256 none
+grep -q ' 64 *100.00 *reached at the largest swept latency$' "$WORK/latency.txt" ||
+  fail "latency: the dasgd 64-GPU row does not say the largest swept latency still keeps 0.9"
+grep -q 'never reached; best efficiency 0.800 at 2.5 us' "$WORK/latency.txt" ||
+  fail "latency: the sgd 256-GPU row does not give its best efficiency in us"
+# A swept 0 makes log impossible: linear in the latency, L = 400 - bandwidth in us (0 at 400 Gb/s):
+#   sgd 64: 0.85 at 300 us, 0.95 at 200 -> 250.00; local_sgd 64: 0.88 at 350, 0.93 at 300 ->
+#   330.00; dasgd 256: 0.88 at 375, 0.96 at 350 -> 368.75.
+to_column fabric_latency_s '(400 - gbps) * 1e-6' >"$WORK/zero.csv"
+$PY "$SCRIPT" "$WORK/zero.csv" -o "$WORK/zero.png" --column fabric_latency_s >"$WORK/zero.txt" ||
+  fail "plot_sizing.py with a swept latency of 0 exited $?"
+check_png "$WORK/zero.png"
+grep -q 'linear interpolation in latency between' "$WORK/zero.txt" || fail "zero: $(head -1 "$WORK/zero.txt")"
+expect "$WORK/zero.txt" sgd 64 250.00
+expect "$WORK/zero.txt" local_sgd 64 330.00
+expect "$WORK/zero.txt" dasgd 256 368.75
+# A host's input rate rises like a bandwidth: 100 samples/s per Gb/s gives 100 x the bandwidths.
+to_column host_input_samples_per_s 'gbps * 100' >"$WORK/host.csv"
+$PY "$SCRIPT" "$WORK/host.csv" -o "$WORK/host.png" --column host_input_samples_per_s >"$WORK/host.txt" ||
+  fail "plot_sizing.py --column host_input_samples_per_s exited $?"
+head -1 "$WORK/host.txt" | grep -q '^slowest host input rate with efficiency >= 0.9 ' ||
+  fail "host table header: $(head -1 "$WORK/host.txt")"
+expect "$WORK/host.txt" sgd 64 14142.14
+expect "$WORK/host.txt" dasgd 64 1000.00
+to_column oversubscription '1000 / gbps' >"$WORK/over.csv"
+$PY "$SCRIPT" "$WORK/over.csv" -o "$WORK/over.png" --column oversubscription >"$WORK/over.txt" ||
+  fail "plot_sizing.py --column oversubscription exited $?"
+head -1 "$WORK/over.txt" | grep -q '^highest oversubscription with efficiency >= 0.9 ' ||
+  fail "oversubscription table header: $(head -1 "$WORK/over.txt")"
+expect "$WORK/over.txt" sgd 64 7.07
+grep -q 'never reached; best efficiency 0.800 at 2.5:1' "$WORK/over.txt" || fail "oversubscription: best as a ratio"
+# A column whose quantity the name does not say, and a bandwidth of 0: one line, exit 2, no figure.
+refuse() {  # EXPECTED_MESSAGE ARGS...
+  local expected=$1 rc=0
+  shift
+  rm -f "$WORK/bad.png"
+  $PY "$SCRIPT" "$@" -o "$WORK/bad.png" >/dev/null 2>"$WORK/err" || rc=$?
+  [[ $rc == 2 && $(wc -l <"$WORK/err") == 1 ]] && grep -qF -- "$expected" "$WORK/err" ||
+    fail "$*: exit $rc, $(cat "$WORK/err")"
+  [[ ! -e $WORK/bad.png ]] || fail "$*: wrote a figure"
+}
+refuse "--column efficiency: expected a dasim sweep column" "$DATA/sizing.csv" --column efficiency
+to_column inter_node_bandwidth_Bps '(gbps == 400 ? 0 : gbps * 1e9 / 8)' >"$WORK/zero_bw.csv"
+refuse "column inter_node_bandwidth_Bps: expected a positive bandwidth, got 0" "$WORK/zero_bw.csv"
 echo "PASS analysis_sizing"
