@@ -9,7 +9,6 @@
 #include "common/units.hpp"
 #include "convergence/convergence_model.hpp"
 #include "platform/network_model.hpp"
-#include "platform/platform_variants.hpp"
 #include "report/chrome_trace.hpp"
 #include "result_set.hpp"
 #include "results/shard_file.hpp"
@@ -17,6 +16,7 @@
 #include "scenario/limits.hpp"
 #include "scenario/runner.hpp"
 #include "scenario/shards.hpp"
+#include "scenario/sweep.hpp"
 
 #include <fmt/format.h>
 
@@ -101,7 +101,7 @@ void write_shard(const scenario::Scenario& sc, size_t configurations, const scen
   file.shards = shard.count;
   file.configurations = configurations;
   file.inputs_sha256 = inputs_sha256(sc);
-  file.sweep_column = sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "";
+  file.sweep_column = sc.sweep ? scenario::sweep_column(sc.sweep->parameter) : "";
   file.header = results_header(sc);
   file.indices = output.indices;
   file.rows = output.rows;
@@ -166,7 +166,7 @@ void run(const RunArgs& a) {
     write_file_atomically((dir / trace_file).string(), trace.dump() + "\n");
   }
   std::vector<std::string> plots;
-  if (a.plot) plots = draw_plots(out, sc.sweep ? platform::sweep_column(sc.sweep->parameter) : "");
+  if (a.plot) plots = draw_plots(out, sc.sweep ? scenario::sweep_column(sc.sweep->parameter) : "");
   out.commit();
 
   print_summary(output.rows);

@@ -10,7 +10,7 @@ namespace dasim::report {
 namespace {
 
 // A sweep column's value as people quote it: "100 Gb/s" for inter_node_bandwidth_Bps = 1.25e10,
-// "NIC 25 Gb/s", "fabric latency 2 us"; any other column as key=value.
+// "NIC 25 Gb/s", "fabric latency 2 us", "host input 6000/s"; any other column as key=value.
 std::string sweep_phrase(const std::string& key, const std::string& value) {
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
@@ -31,6 +31,7 @@ std::string sweep_phrase(const std::string& key, const std::string& value) {
     if (v >= 1e-3) return fmt::format("{} latency {:.4g} ms", name, v * 1e3);
     return fmt::format("{} latency {:.4g} us", name, v * 1e6);
   }
+  if (key == "host_input_samples_per_s") return fmt::format("host input {:.6g}/s", v);
   return fmt::format("{}={}", key, value);
 }
 

@@ -5,7 +5,7 @@
 #include "collectives/symmetry.hpp"
 #include "compute/compute_model.hpp"
 #include "convergence/convergence_model.hpp"
-#include "platform/platform_variants.hpp"
+#include "scenario/sweep.hpp"
 #include "schedules/periods.hpp"
 #include "schedules/schedule_spec.hpp"
 
@@ -102,7 +102,7 @@ results::ResultRow make_result_row(const Scenario& sc, const Configuration& c,
     }
   }
   if (sc.sweep)
-    row.extra.push_back({platform::sweep_column(sc.sweep->parameter), fmt::format("{:.9g}", *c.sweep_value)});
+    row.extra.push_back({sweep_column(sc.sweep->parameter), fmt::format("{:.9g}", *c.sweep_value)});
   return row;
 }
 

@@ -10,6 +10,7 @@
 #include "platform/platform_variants.hpp"
 #include "scenario/global_batch.hpp"
 #include "scenario/schedule_reader.hpp"
+#include "scenario/sweep.hpp"
 #include "workload/precision.hpp"
 #include "workload/workload_file.hpp"
 
@@ -219,13 +220,17 @@ void read_jitter(ObjectReader j, Scenario& sc) {
   j.finish();
 }
 
+// At least one sample per 1000 s: a rate near 0 makes a step's loader time overflow to an
+// infinite wait (samples / 1e-320), which SimGrid refuses mid-run.
+bool valid_host_input(double samples_per_s) {
+  return samples_per_s >= 1e-3 && std::isfinite(samples_per_s);
+}
+constexpr const char* kHostInputExpected =
+    "expected the samples per second one node's host prepares for all its GPUs, at least 0.001";
+
 void read_host_input(ObjectReader h, Scenario& sc) {
   sc.host_input_samples_per_s = h.number("samples_per_s");
-  // At least one sample per 1000 s: a rate near 0 makes a step's loader time overflow to an
-  // infinite wait (samples / 1e-320), which SimGrid refuses mid-run.
-  if (!(sc.host_input_samples_per_s >= 1e-3) || !std::isfinite(sc.host_input_samples_per_s))
-    h.fail("samples_per_s",
-           "expected the samples per second one node's host prepares for all its GPUs, at least 0.001");
+  if (!valid_host_input(sc.host_input_samples_per_s)) h.fail("samples_per_s", kHostInputExpected);
   h.finish();
 }
 
@@ -254,8 +259,8 @@ void read_gpu_spread(ObjectReader g, Scenario& sc) {
 Sweep read_sweep(ObjectReader s) {
   const std::string& file = s.file();
   Sweep sweep;
-  sweep.parameter = s.choice("parameter", platform::sweep_parameters());
-  const std::string unit = platform::sweep_parameter_unit(sweep.parameter);
+  sweep.parameter = s.choice("parameter", sweep_parameters());
+  const std::string unit = sweep_parameter_unit(sweep.parameter);
   s.array("values", [&](const nlohmann::json& v, const std::string& path) {
     double value = 0;
     try {
@@ -266,10 +271,13 @@ Sweep read_sweep(ObjectReader s) {
       else if (v.is_string() && unit == "time")
         value = units::parse_time_s(v.get<std::string>());
       else
-        throw std::invalid_argument("expected a number or a unit string");
+        throw std::invalid_argument(unit == "bandwidth" || unit == "time"
+                                        ? "expected a number or a unit string"
+                                        : "expected a number");
     } catch (const std::invalid_argument& e) {
       throw InputError(file, path, e.what());
     }
+    if (unit == "rate" && !valid_host_input(value)) throw InputError(file, path, kHostInputExpected);
     if (!(value > 0) && unit != "time") throw InputError(file, path, "expected a value > 0");
     sweep.values.push_back(value);
   });
@@ -451,7 +459,12 @@ Scenario load_scenario(const std::string& file) {
   if (top.has("gpu_spread")) read_gpu_spread(top.object("gpu_spread"), sc);
   if (top.has("sweep")) {
     sc.sweep = read_sweep(top.object("sweep"));
-    for (size_t i = 0; i < sc.platforms.size(); ++i) {  // a parameter a platform lacks: say which
+    if (!sweeps_platform(sc.sweep->parameter) && top.has("host_input"))
+      throw InputError(file, "sweep.parameter",
+                       "host_input is swept: remove the scenario's host_input section, which the sweep "
+                       "would replace");
+    for (size_t i = 0; i < sc.platforms.size() && sweeps_platform(sc.sweep->parameter);
+         ++i) {  // a parameter a platform lacks: say which
       platform::PlatformSpec swept = sc.platforms[i].spec;
       try {
         platform::apply_sweep(swept, sc.sweep->parameter, sc.sweep->values.front());

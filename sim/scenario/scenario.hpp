@@ -32,7 +32,7 @@ struct PlatformEntry {
 };
 
 struct Sweep {
-  std::string parameter;  // one of platform::sweep_parameters()
+  std::string parameter;  // one of scenario::sweep_parameters() (sweep.hpp)
   std::vector<double> values;
 };
 

@@ -5,6 +5,7 @@
 #include "platform/platform_loader.hpp"
 #include "platform/platform_variants.hpp"
 #include "scenario/global_batch.hpp"
+#include "scenario/sweep.hpp"
 
 #include <fmt/format.h>
 
@@ -39,7 +40,9 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   engine::TrainingConfig t;
   t.platform = entry.spec;
   t.platform.nodes = c.nodes;
-  if (c.sweep_value) platform::apply_sweep(t.platform, sc.sweep->parameter, *c.sweep_value);
+  t.host_input_samples_per_s = sc.host_input_samples_per_s;
+  // Before the baseline is derived: its platform and its host are the swept ones too.
+  if (c.sweep_value) apply_sweep(t, sc.sweep->parameter, *c.sweep_value);
   if (baseline) {
     const int gpus = baseline_gpus(sc, c.platform);
     if (gpus == 1)
@@ -59,7 +62,6 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   t.warmup_iterations = sc.warmup;
   t.measured_iterations = sc.iterations;
   t.jitter_stddev = baseline ? 0.0 : sc.jitter_stddev;
-  t.host_input_samples_per_s = sc.host_input_samples_per_s;
   t.seed = sc.seed;
   if (!baseline) t.slowdown_by_rank = sc.slowdown_by_rank;
   if (sc.gpu_spread) {  // the baseline's GPUs too: one GPU is the median GPU

@@ -4,6 +4,7 @@
 #include "scenario/limits.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/shards.hpp"
+#include "scenario/simulation_jobs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -83,5 +84,29 @@ TEST(ScenarioShards, EveryConfigurationInExactlyOneShardTheSameEachTime) {
   EXPECT_THROW(scenario::parse_shard("1"), InputError);
   EXPECT_THROW(scenario::parse_shard("-1/4"), InputError);
   EXPECT_EQ(scenario::parse_shard("3/4").index, 3);
+  std::filesystem::remove_all(std::filesystem::path(file).parent_path());
+}
+
+// A sweep of the host's input rate varies the scenario's host, not the platform: each configuration
+// and its baseline get the swept rate, and the platform is the file's.
+TEST(ScenarioExpansion, HostInputSweepSetsEachConfigurationsHostAndItsBaselines) {
+  const std::string platforms = std::string(DASIM_SOURCE_DIR) + "/platforms/";
+  const auto file = write_scenario(R"({"platforms": [{"file": ")" + platforms +
+                                   R"(dgx1-v100-edr.json", "nodes": [1, 2]}],
+     "workloads": ["resnet50"], "batch_per_gpu": 32, "schedules": [{"type": "sgd"}],
+     "sweep": {"parameter": "host_input", "values": [1000, 8000]}})");
+  const auto sc = scenario::load_scenario(file);
+  const auto configs = scenario::expand(sc);
+  ASSERT_EQ(configs.size(), 4u);
+  const double nic_Bps = sc.platforms[0].spec.nics.at(0).link.bandwidth_Bps;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    const double rate = i < 2 ? 1000 : 8000;  // node counts vary fastest
+    EXPECT_DOUBLE_EQ(*configs[i].sweep_value, rate);
+    for (bool baseline : {false, true}) {
+      const auto t = scenario::training_config(sc, configs[i], baseline);
+      EXPECT_DOUBLE_EQ(t.host_input_samples_per_s, rate) << i << (baseline ? " baseline" : "");
+      EXPECT_DOUBLE_EQ(t.platform.nics.at(0).link.bandwidth_Bps, nic_Bps);
+    }
+  }
   std::filesystem::remove_all(std::filesystem::path(file).parent_path());
 }
