@@ -75,12 +75,15 @@ to_column() {  # NAME AWK_EXPRESSION_OF_gbps: the fixture with its bandwidth col
   awk -F, -v OFS=, -v name="$1" "NR == 1 { \$NF = name } NR > 1 { gbps = \$NF * 8 / 1e9; \$NF = $2 } 1" \
     "$DATA/sizing.csv"
 }
-to_column fabric_latency_s '1e-3 / gbps' >"$WORK/latency.csv"
-$PY "$SCRIPT" "$WORK/latency.csv" -o "$WORK/latency.png" --column fabric_latency_s >"$WORK/latency.txt" ||
-  fail "plot_sizing.py --column fabric_latency_s exited $?"
-check_png "$WORK/latency.png"
-head -1 "$WORK/latency.txt" | grep -q '^largest latency with efficiency >= 0.9 (column fabric_latency_s; linear interpolation in log latency ' ||
-  fail "latency table header: $(head -1 "$WORK/latency.txt")"
+size_column() {  # NAME COLUMN AWK_EXPRESSION HEADER_START: the fixture mapped, sized, its header checked
+  to_column "$2" "$3" >"$WORK/$1.csv"
+  $PY "$SCRIPT" "$WORK/$1.csv" -o "$WORK/$1.png" --column "$2" >"$WORK/$1.txt" ||
+    fail "plot_sizing.py --column $2 ($1) exited $?"
+  check_png "$WORK/$1.png"
+  head -1 "$WORK/$1.txt" | grep -qF -- "$4" || fail "$1: table header: $(head -1 "$WORK/$1.txt")"
+}
+size_column latency fabric_latency_s '1e-3 / gbps' \
+  'largest latency with efficiency >= 0.9 (column fabric_latency_s; linear interpolation in log latency '
 grep -q ' latency_us  *note$' "$WORK/latency.txt" || fail "latency table: no latency_us column"
 expect "$WORK/latency.txt" sgd 64 7.07
 expect "$WORK/latency.txt" local_sgd 64 15.16
@@ -94,27 +97,15 @@ grep -q 'never reached; best efficiency 0.800 at 2.5 us' "$WORK/latency.txt" ||
 # A swept 0 makes log impossible: linear in the latency, L = 400 - bandwidth in us (0 at 400 Gb/s):
 #   sgd 64: 0.85 at 300 us, 0.95 at 200 -> 250.00; local_sgd 64: 0.88 at 350, 0.93 at 300 ->
 #   330.00; dasgd 256: 0.88 at 375, 0.96 at 350 -> 368.75.
-to_column fabric_latency_s '(400 - gbps) * 1e-6' >"$WORK/zero.csv"
-$PY "$SCRIPT" "$WORK/zero.csv" -o "$WORK/zero.png" --column fabric_latency_s >"$WORK/zero.txt" ||
-  fail "plot_sizing.py with a swept latency of 0 exited $?"
-check_png "$WORK/zero.png"
-grep -q 'linear interpolation in latency between' "$WORK/zero.txt" || fail "zero: $(head -1 "$WORK/zero.txt")"
+size_column zero fabric_latency_s '(400 - gbps) * 1e-6' 'linear interpolation in latency between'
 expect "$WORK/zero.txt" sgd 64 250.00
 expect "$WORK/zero.txt" local_sgd 64 330.00
 expect "$WORK/zero.txt" dasgd 256 368.75
 # A host's input rate rises like a bandwidth: 100 samples/s per Gb/s gives 100 x the bandwidths.
-to_column host_input_samples_per_s 'gbps * 100' >"$WORK/host.csv"
-$PY "$SCRIPT" "$WORK/host.csv" -o "$WORK/host.png" --column host_input_samples_per_s >"$WORK/host.txt" ||
-  fail "plot_sizing.py --column host_input_samples_per_s exited $?"
-head -1 "$WORK/host.txt" | grep -q '^slowest host input rate with efficiency >= 0.9 ' ||
-  fail "host table header: $(head -1 "$WORK/host.txt")"
+size_column host host_input_samples_per_s 'gbps * 100' 'slowest host input rate with efficiency >= 0.9 '
 expect "$WORK/host.txt" sgd 64 14142.14
 expect "$WORK/host.txt" dasgd 64 1000.00
-to_column oversubscription '1000 / gbps' >"$WORK/over.csv"
-$PY "$SCRIPT" "$WORK/over.csv" -o "$WORK/over.png" --column oversubscription >"$WORK/over.txt" ||
-  fail "plot_sizing.py --column oversubscription exited $?"
-head -1 "$WORK/over.txt" | grep -q '^highest oversubscription with efficiency >= 0.9 ' ||
-  fail "oversubscription table header: $(head -1 "$WORK/over.txt")"
+size_column over oversubscription '1000 / gbps' 'highest oversubscription with efficiency >= 0.9 '
 expect "$WORK/over.txt" sgd 64 7.07
 grep -q 'never reached; best efficiency 0.800 at 2.5:1' "$WORK/over.txt" || fail "oversubscription: best as a ratio"
 # A column whose quantity the name does not say, and a bandwidth of 0: one line, exit 2, no figure.
