@@ -7,10 +7,11 @@ value at which efficiency reaches 0.9: one table per efficiency of --thresholds 
 figure marks the first). What the value is comes from the column's name (swept_quantity.py): for a
 bandwidth (`..._bandwidth_Bps`, shown in Gb/s) or a host's input rate
 (`host_input_samples_per_s`) the slowest that keeps 90%; for a latency (`..._latency_s`, shown in
-us) or an oversubscription the largest. `--bandwidth-column` names a bandwidth column of any name,
-in bytes per second or a SimGrid-style string like "25GBps". Between two swept points efficiency is
-taken as linear in log(value) (linear in the value when a swept value is 0), the same straight
-segments the figure draws.
+us, or ms from 1 ms up) or an oversubscription the largest. `--bandwidth-column` names a bandwidth
+column of any name, in bytes per second or a SimGrid-style string like "25GBps". Between two swept
+points efficiency is taken as linear in log(value) (linear in the value for a host rate, which
+efficiency is proportional to, and when a swept value is 0), the same straight segments the figure
+draws.
 
 Usage: python3 -m dasim_analysis plot-sizing RESULTS.csv -o FILE.png
                    [--column COL | --bandwidth-column COL] [--thresholds 0.9,0.95]
@@ -43,6 +44,11 @@ def parse_thresholds(text):
     return values
 
 
+def in_log(frame, column, quantity):
+    """Whether to interpolate and draw in log(value): the quantity's way, unless a value is 0."""
+    return quantity.log and bool((frame[column] > 0).all())
+
+
 def threshold_value(values, efficiencies, threshold=THRESHOLD, more_is_better=True, log=True):
     """The worst swept value with efficiency >= threshold, or None if no swept point reaches it.
 
@@ -68,7 +74,7 @@ def threshold_value(values, efficiencies, threshold=THRESHOLD, more_is_better=Tr
 def summary_rows(frame, column, quantity, threshold=THRESHOLD):
     """One row per (panel, curve): the curve's description and its threshold value (in the
     quantity's unit)."""
-    log = bool((frame[column] > 0).all())
+    log = in_log(frame, column, quantity)
     rows = []
     for (workload, platform), panel in panels(frame):
         columns = curve_columns(panel, exclude=PANEL_COLUMNS + [column])
@@ -137,7 +143,7 @@ def _tick_labels(quantity, swept, limits, log):
 
 
 def draw(plt, frame, column, quantity, summary, threshold=THRESHOLD):
-    log = bool((frame[column] > 0).all())
+    log = in_log(frame, column, quantity)
     groups = panels(frame)
     figure, axes = subplot_grid(plt, len(groups), panel_width=11.5, panel_height=5.0,
                                            max_columns=1)
@@ -176,7 +182,7 @@ def draw(plt, frame, column, quantity, summary, threshold=THRESHOLD):
         if log:
             axis.set_xscale("log")
             limits = (swept[0] / 1.2, swept[-1] * 1.2)
-        else:  # a swept 0 (a latency): linear, with a margin of a twentieth of the range
+        else:  # a host rate, or a swept 0 (a latency): linear, a twentieth of the range each side
             margin = (swept[-1] - swept[0]) / 20 or 1
             limits = (swept[0] - margin, swept[-1] + margin)
         axis.set_xlim(*limits)
@@ -236,7 +242,12 @@ def main(argv=None, prog=None):
             fail(f"{args.results}: line {line}: column {column}: expected a "
                  f"{'non-negative' if quantity.noun == 'latency' else 'positive'} {quantity.noun}, "
                  f"got {value:g}")
-    log = bool((frame[column] > 0).all())
+    for line, value in enumerate(frame["efficiency"].tolist(), start=2):
+        if math.isnan(value):  # a measured row without a baseline has none (results_io)
+            fail(f"{args.results}: line {line}: column efficiency: expected a number: plot-sizing "
+                 "needs every row's efficiency")
+    quantity = swept_quantity.for_values(quantity, float(frame[column].max()))
+    log = in_log(frame, column, quantity)
     summaries = [summary_rows(frame, column, quantity, threshold) for threshold in thresholds]
     for index, (threshold, summary) in enumerate(zip(thresholds, summaries)):
         if index:

@@ -6,7 +6,7 @@ dasim names a sweep's column after its parameter and unit (docs/file-formats.md,
 ratio, `host_input_samples_per_s` in samples per second.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import fail
 
@@ -21,6 +21,9 @@ class SweptQuantity:
     more_is_better: bool  # efficiency rises with the value: the threshold is the least value
     extreme: str          # "slowest" (more is better) or "largest": the threshold's adjective
     title: str            # the figure's title
+    # Interpolate (and draw) in log(value): a bandwidth's or a latency's effect spans decades. A
+    # host rate's is linear: below the GPUs' own rate efficiency is rate / (GPUs x the 1-GPU rate).
+    log: bool = True
 
     def shown(self, column_values):
         return column_values * self.scale
@@ -68,8 +71,17 @@ def of_column(column):
         return SweptQuantity("oversubscription", "fat-tree oversubscription", ":1", "oversubscription",
                              1.0, False, "highest", "Interconnect sizing: efficiency vs fat-tree oversubscription")
     if column == "host_input_samples_per_s":
-        return SweptQuantity("host input rate", "host input rate per node", "samples/s", "samples_per_s",
-                             1.0, True, "slowest", "Host input sizing: efficiency vs what a node's host prepares")
+        return SweptQuantity("host input rate", "host input rate per node", "samples/s", "host_samples_per_s",
+                             1.0, True, "slowest", "Host input sizing: efficiency vs what a node's host prepares",
+                             log=False)
     fail(f"--column {column}: expected a dasim sweep column (<part>_bandwidth_Bps, <part>_latency_s, "
          "oversubscription or host_input_samples_per_s); --bandwidth-column takes a bandwidth under "
          "another name")
+
+
+def for_values(quantity, largest):
+    """The quantity in the unit its largest swept value reads best in: a latency of 1 ms and more
+    (a WAN's) in ms, as `dasim run`'s summary says it, not in thousands of us."""
+    if quantity.noun == "latency" and largest >= 1e-3:
+        return replace(quantity, unit="ms", table_column="latency_ms", scale=1e3)
+    return quantity

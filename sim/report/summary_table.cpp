@@ -31,7 +31,8 @@ std::string sweep_phrase(const std::string& key, const std::string& value) {
     if (v >= 1e-3) return fmt::format("{} latency {:.4g} ms", name, v * 1e3);
     return fmt::format("{} latency {:.4g} us", name, v * 1e6);
   }
-  if (key == "host_input_samples_per_s") return fmt::format("host input {:.6g}/s", v);
+  if (key == "host_input_samples_per_s")  // 1234567 as 1.235M, not 1.23457e+06
+    return v < 1e6 ? fmt::format("host input {:.6g}/s", v) : fmt::format("host input {:.4g}M/s", v / 1e6);
   return fmt::format("{}={}", key, value);
 }
 

@@ -278,6 +278,8 @@ Sweep read_sweep(ObjectReader s) {
       throw InputError(file, path, e.what());
     }
     if (unit == "rate" && !valid_host_input(value)) throw InputError(file, path, kHostInputExpected);
+    // A negative latency would pass here and fail in SimGrid's zone mid-run.
+    if (unit == "time" && !(value >= 0)) throw InputError(file, path, "expected a latency >= 0");
     if (!(value > 0) && unit != "time") throw InputError(file, path, "expected a value > 0");
     sweep.values.push_back(value);
   });

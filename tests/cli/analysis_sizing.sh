@@ -101,10 +101,20 @@ size_column zero fabric_latency_s '(400 - gbps) * 1e-6' 'linear interpolation in
 expect "$WORK/zero.txt" sgd 64 250.00
 expect "$WORK/zero.txt" local_sgd 64 330.00
 expect "$WORK/zero.txt" dasgd 256 368.75
-# A host's input rate rises like a bandwidth: 100 samples/s per Gb/s gives 100 x the bandwidths.
-size_column host host_input_samples_per_s 'gbps * 100' 'slowest host input rate with efficiency >= 0.9 '
-expect "$WORK/host.txt" sgd 64 14142.14
+# A host's input rate rises like a bandwidth, interpolated linearly (efficiency is proportional to
+# it): 100 samples/s per Gb/s; sgd 64: 0.85 at 10000, 0.95 at 20000 -> halfway: 15000.00; local_sgd
+# 64: 0.88 at 5000, 0.93 at 10000 -> 0.4 of the way: 7000.00; dasgd 64: at the slowest, 1000.00.
+size_column host host_input_samples_per_s 'gbps * 100' \
+  'slowest host input rate with efficiency >= 0.9 (column host_input_samples_per_s; linear interpolation in host input rate '
+grep -q ' host_samples_per_s  *note$' "$WORK/host.txt" || fail "host table: no host_samples_per_s column"
+expect "$WORK/host.txt" sgd 64 15000.00
+expect "$WORK/host.txt" local_sgd 64 7000.00
 expect "$WORK/host.txt" dasgd 64 1000.00
+# A WAN's latencies, 0.25 to 10 ms (100 ms at 1 Gb/s), in ms: sgd 64: 100 / 141.42 = 0.71 ms.
+size_column wan wan_latency_s '0.1 / gbps' 'largest latency with efficiency >= 0.9 (column wan_latency_s; '
+grep -q ' latency_ms  *note$' "$WORK/wan.txt" || fail "wan table: no latency_ms column"
+expect "$WORK/wan.txt" sgd 64 0.71
+grep -q 'never reached; best efficiency 0.800 at 0.25 ms' "$WORK/wan.txt" || fail "wan: best in ms"
 size_column over oversubscription '1000 / gbps' 'highest oversubscription with efficiency >= 0.9 '
 expect "$WORK/over.txt" sgd 64 7.07
 grep -q 'never reached; best efficiency 0.800 at 2.5:1' "$WORK/over.txt" || fail "oversubscription: best as a ratio"
@@ -119,6 +129,10 @@ refuse() {  # EXPECTED_MESSAGE ARGS...
   [[ ! -e $WORK/bad.png ]] || fail "$*: wrote a figure"
 }
 refuse "--column efficiency: expected a dasim sweep column" "$DATA/sizing.csv" --column efficiency
+# A row without an efficiency (a measured row without a baseline) cannot be placed on a curve.
+awk -F, -v OFS=, 'NR == 3 { $15 = "" } 1' "$DATA/sizing.csv" >"$WORK/no_efficiency.csv"
+refuse "no_efficiency.csv: line 3: column efficiency: expected a number: plot-sizing needs every row's efficiency" \
+  "$WORK/no_efficiency.csv"
 to_column inter_node_bandwidth_Bps '(gbps == 400 ? 0 : gbps * 1e9 / 8)' >"$WORK/zero_bw.csv"
 refuse "column inter_node_bandwidth_Bps: expected a positive bandwidth, got 0" "$WORK/zero_bw.csv"
 echo "PASS analysis_sizing"

@@ -114,6 +114,7 @@ bad zero_nodes 'platforms[0].nodes[0]: expected a positive node count' 's["platf
 bad unknown_workload 'workloads[0]: resnet51: not a built-in workload' 's["workloads"] = ["resnet51"]'
 bad sweep_parameter 'sweep.parameter: expected one of' 's["sweep"] = {"parameter": "warp_speed", "values": [1]}'
 bad sweep_value 'sweep.values[1]: unknown bandwidth unit' 's["sweep"] = {"parameter": "inter_node_bandwidth", "values": ["10Gbps", "25GBq"]}'
+bad sweep_negative_latency 'sweep.values[1]: expected a latency >= 0' 's["sweep"] = {"parameter": "fabric_latency", "values": [0, "-1us"]}'
 bad no_schedules 'schedules: expected at least one schedule' 's["schedules"] = []'
 bad unknown_progress 'collective.progress: expected one of async, host, polled, polled_rounds, got "sometimes"' 's.setdefault("collective", {})["progress"] = "sometimes"'
 bad polled_rounds_tree 'collective.progress: polled_rounds runs a single ring' 's["collective"] = {"algorithm": "tree", "progress": "polled-rounds"}'
