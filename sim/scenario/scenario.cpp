@@ -113,6 +113,22 @@ void read_site_calibrations(PlatformEntry& entry, const std::optional<std::strin
   entry.calibration_sha256 = fmt::format("{}", fmt::join(hashes, "+"));
 }
 
+// At least one sample per 1000 s: a rate near 0 makes a step's loader time overflow to an
+// infinite wait (samples / 1e-320), which SimGrid refuses mid-run.
+bool valid_host_input(double samples_per_s) {
+  return samples_per_s >= 1e-3 && std::isfinite(samples_per_s);
+}
+constexpr const char* kHostInputExpected =
+    "expected the samples per second one node's host prepares for all its GPUs, at least 0.001";
+
+// A host_input section (the scenario's, or a platform entry's): its samples_per_s.
+double read_host_input(ObjectReader h) {
+  const double samples_per_s = h.number("samples_per_s");
+  if (!valid_host_input(samples_per_s)) h.fail("samples_per_s", kHostInputExpected);
+  h.finish();
+  return samples_per_s;
+}
+
 PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::string>& calibration_override) {
   const std::string& file = p.file();
   const std::string path = p.path();
@@ -140,6 +156,7 @@ PlatformEntry read_platform_entry(ObjectReader p, const std::optional<std::strin
     entry.nodes.push_back(static_cast<int>(count));
   });
   if (entry.nodes.empty()) p.fail("nodes", "expected at least one node count");
+  if (p.has("host_input")) entry.host_input_samples_per_s = read_host_input(p.object("host_input"));
   p.finish();
   if (entry.spec.mixed_sites()) {
     read_site_calibrations(entry, calibration_override, p);
@@ -218,20 +235,6 @@ void read_jitter(ObjectReader j, Scenario& sc) {
   if (sc.jitter_stddev < 0 || sc.jitter_stddev > 1) j.fail("stddev", "expected a relative stddev in [0, 1]");
   if (auto seed = j.optional_positive_integer("seed")) sc.seed = static_cast<uint64_t>(*seed);
   j.finish();
-}
-
-// At least one sample per 1000 s: a rate near 0 makes a step's loader time overflow to an
-// infinite wait (samples / 1e-320), which SimGrid refuses mid-run.
-bool valid_host_input(double samples_per_s) {
-  return samples_per_s >= 1e-3 && std::isfinite(samples_per_s);
-}
-constexpr const char* kHostInputExpected =
-    "expected the samples per second one node's host prepares for all its GPUs, at least 0.001";
-
-void read_host_input(ObjectReader h, Scenario& sc) {
-  sc.host_input_samples_per_s = h.number("samples_per_s");
-  if (!valid_host_input(sc.host_input_samples_per_s)) h.fail("samples_per_s", kHostInputExpected);
-  h.finish();
 }
 
 std::map<int, double> read_stragglers(ObjectReader& top) {
@@ -444,7 +447,7 @@ Scenario load_scenario(const std::string& file) {
     sc.convergence = convergence::load_convergence_file(sc.convergence_file);
   }
   if (top.has("jitter")) read_jitter(top.object("jitter"), sc);
-  if (top.has("host_input")) read_host_input(top.object("host_input"), sc);
+  if (top.has("host_input")) sc.host_input_samples_per_s = read_host_input(top.object("host_input"));
   if (top.has("stragglers")) {
     sc.slowdown_by_rank = read_stragglers(top);
     // A straggler no configuration has would be silently ignored.
@@ -461,10 +464,19 @@ Scenario load_scenario(const std::string& file) {
   if (top.has("gpu_spread")) read_gpu_spread(top.object("gpu_spread"), sc);
   if (top.has("sweep")) {
     sc.sweep = read_sweep(top.object("sweep"));
-    if (!sweeps_platform(sc.sweep->parameter) && top.has("host_input"))
-      throw InputError(file, "sweep.parameter",
-                       "host_input is swept: remove the scenario's host_input section, which the sweep "
-                       "would replace");
+    if (!sweeps_platform(sc.sweep->parameter)) {  // the sweep would replace a host_input section
+      if (top.has("host_input"))
+        throw InputError(file, "sweep.parameter",
+                         "host_input is swept: remove the scenario's host_input section, which the sweep "
+                         "would replace");
+      for (size_t i = 0; i < sc.platforms.size(); ++i)
+        if (sc.platforms[i].host_input_samples_per_s > 0)
+          throw InputError(
+              file, "sweep.parameter",
+              fmt::format("host_input is swept: remove platforms[{}].host_input, which the sweep "
+                          "would replace",
+                          i));
+    }
     for (size_t i = 0; i < sc.platforms.size() && sweeps_platform(sc.sweep->parameter);
          ++i) {  // a parameter a platform lacks: say which
       platform::PlatformSpec swept = sc.platforms[i].spec;

@@ -30,6 +30,9 @@ struct PlatformEntry {
   // Mixed sites: each site's GPU calibration (its platform's node.gpu.calibration), in site
   // order; `calibration` is the first site's. Empty otherwise.
   std::vector<calibration::Calibration> site_calibrations;
+  // platforms[i].host_input.samples_per_s: this platform's hosts (a DGX-1's CPUs are not a DGX
+  // A100's); 0 without it: the scenario's host_input.
+  double host_input_samples_per_s = 0;
 };
 
 struct Sweep {
@@ -63,7 +66,8 @@ struct Scenario {
   double jitter_stddev = 0;
   uint64_t seed = 1;
   // host_input.samples_per_s: what one node's host prepares for all its GPUs together (each GPU
-  // gets its share: engine::TrainingConfig); 0 without the section (the host keeps up).
+  // gets its share: engine::TrainingConfig), for platforms without their own; 0 without the
+  // section (the host keeps up).
   double host_input_samples_per_s = 0;
   std::map<int, double> slowdown_by_rank;
   // Persistent per-GPU speed differences (calibration/gpu_spread.hpp): each configuration's and

@@ -40,7 +40,8 @@ engine::TrainingConfig training_config(const Scenario& sc, const Configuration& 
   engine::TrainingConfig t;
   t.platform = entry.spec;
   t.platform.nodes = c.nodes;
-  t.host_input_samples_per_s = sc.host_input_samples_per_s;
+  t.host_input_samples_per_s =
+      entry.host_input_samples_per_s > 0 ? entry.host_input_samples_per_s : sc.host_input_samples_per_s;
   // Before the baseline is derived: its platform and its host are the swept ones too.
   if (c.sweep_value) apply_sweep(t, sc.sweep->parameter, *c.sweep_value);
   if (baseline) {

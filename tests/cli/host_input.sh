@@ -60,6 +60,25 @@ assert rows[16000]["iter_time_s"] == plain["iter_time_s"], (rows[16000]["iter_ti
 assert f(rows[16000], "input_wait_s") == 0, rows[16000]["input_wait_s"]
 PY
 
+# A platform's own host (platforms[i].host_input) before the scenario's: a DGX-1 with a host of
+# 6000 samples/s takes 8 x 256 / 6000 s a step; a DGX A100 without its own takes the scenario's
+# 12000: 8 x 256 / 12000 s, slower than its GPUs' own step as well.
+cat >"$WORK/per_platform.json" <<JSON
+{"platforms": [{"file": "$dgx1", "nodes": [1], "host_input": {"samples_per_s": 6000}},
+               {"file": "$SRC/platforms/dgx-a100-hdr.json", "nodes": [1]}],
+ "workloads": ["resnet50"], "batch_per_gpu": 256, "precision": "amp", "schedules": [{"type": "sgd"}],
+ "iterations": 2, "warmup": 1, "host_input": {"samples_per_s": 12000}}
+JSON
+expect_ok "run per_platform" "$BIN/dasim" run "$WORK/per_platform.json" --out "$WORK/out-per-platform"
+/usr/bin/python3 - "$WORK/out-per-platform/results.csv" <<'PY' || fail "a platform's own host_input"
+import csv, sys
+rows = {r["platform"]: r for r in csv.DictReader(open(sys.argv[1]))}
+for platform, rate in (("dgx1-v100-edr", 6000), ("dgx-a100-hdr", 12000)):
+    step = float(rows[platform]["iter_time_s"])
+    assert abs(step - 8 * 256 / rate) < 1e-9, (platform, step, 8 * 256 / rate)
+    assert float(rows[platform]["input_wait_s"]) > 0, platform
+PY
+
 bad() {  # bad NAME EXTRA_JSON EXPECTED_MESSAGE_PART
   scenario "$1" "$2"
   expect_bad_input "$1" "$1.json: $3" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
@@ -78,6 +97,20 @@ bad swept_zero ', "sweep": {"parameter": "host_input", "values": [6000, 0]}' \
   "sweep.values[1]: expected the samples per second one node's host prepares for all its GPUs, at least 0.001"
 bad swept_unit ', "sweep": {"parameter": "host_input", "values": ["6000/s"]}' \
   "sweep.values[0]: expected a number"
+per_platform_bad() {  # NAME PLATFORM_HOST_INPUT_JSON EXTRA_JSON EXPECTED_MESSAGE_PART
+  cat >"$WORK/$1.json" <<JSON
+{"platforms": [{"file": "$dgx1", "nodes": [1], "host_input": $2}], "workloads": ["resnet50"],
+ "batch_per_gpu": 256, "precision": "amp", "schedules": [{"type": "sgd"}], "iterations": 2$3}
+JSON
+  expect_bad_input "$1" "$1.json: $4" "$BIN/dasim" run "$WORK/$1.json" --out "$WORK/out-$1" --quiet
+  [ -e "$WORK/out-$1" ] && fail "$1: a refused scenario left output"
+  return 0
+}
+per_platform_bad platform_zero '{"samples_per_s": 0}' '' \
+  "platforms[0].host_input.samples_per_s: expected the samples per second one node's host prepares"
+per_platform_bad platform_typo '{"samples_per_s": 10, "samples": 10}' '' "platforms[0].host_input.samples: unknown key"
+per_platform_bad platform_swept '{"samples_per_s": 6000}' ', "sweep": {"parameter": "host_input", "values": [6000]}' \
+  "sweep.parameter: host_input is swept: remove platforms[0].host_input, which the sweep would replace"
 bad swept_twice ', "host_input": {"samples_per_s": 6000}, "sweep": {"parameter": "host_input", "values": [6000]}' \
   "sweep.parameter: host_input is swept: remove the scenario's host_input section, which the sweep would replace"
 finish
