@@ -373,6 +373,34 @@ const workload::Workload& workload_of(const Scenario& sc, const Configuration& c
   return sc.workloads_by_precision[c.precision][c.workload];
 }
 
+// A sweep must have something to set: a host_input sweep must not silently replace a host_input
+// section, and a platform parameter must exist on every platform (say which lacks it).
+void check_sweep_applies(const Scenario& sc, bool has_host_input, const std::string& file) {
+  const std::string& parameter = sc.sweep->parameter;
+  if (!sweeps_platform(parameter)) {
+    if (has_host_input)
+      throw InputError(file, "sweep.parameter",
+                       "host_input is swept: remove the scenario's host_input section, which the sweep would "
+                       "replace");
+    for (size_t i = 0; i < sc.platforms.size(); ++i)
+      if (sc.platforms[i].host_input_samples_per_s > 0)
+        throw InputError(file, "sweep.parameter",
+                         fmt::format("host_input is swept: remove platforms[{}].host_input, which the sweep "
+                                     "would replace",
+                                     i));
+    return;
+  }
+  for (size_t i = 0; i < sc.platforms.size(); ++i) {
+    platform::PlatformSpec swept = sc.platforms[i].spec;
+    try {
+      platform::apply_sweep(swept, parameter, sc.sweep->values.front());
+    } catch (const InputError& e) {
+      throw InputError(file, "sweep.parameter",
+                       fmt::format("platforms[{}] ({}) cannot be swept: {}", i, swept.name, e.what()));
+    }
+  }
+}
+
 Scenario load_scenario(const std::string& file) {
   nlohmann::json root = load_json_file(file);
   ObjectReader top(root, file, "");
@@ -464,29 +492,7 @@ Scenario load_scenario(const std::string& file) {
   if (top.has("gpu_spread")) read_gpu_spread(top.object("gpu_spread"), sc);
   if (top.has("sweep")) {
     sc.sweep = read_sweep(top.object("sweep"));
-    if (!sweeps_platform(sc.sweep->parameter)) {  // the sweep would replace a host_input section
-      if (top.has("host_input"))
-        throw InputError(file, "sweep.parameter",
-                         "host_input is swept: remove the scenario's host_input section, which the sweep "
-                         "would replace");
-      for (size_t i = 0; i < sc.platforms.size(); ++i)
-        if (sc.platforms[i].host_input_samples_per_s > 0)
-          throw InputError(
-              file, "sweep.parameter",
-              fmt::format("host_input is swept: remove platforms[{}].host_input, which the sweep "
-                          "would replace",
-                          i));
-    }
-    for (size_t i = 0; i < sc.platforms.size() && sweeps_platform(sc.sweep->parameter);
-         ++i) {  // a parameter a platform lacks: say which
-      platform::PlatformSpec swept = sc.platforms[i].spec;
-      try {
-        platform::apply_sweep(swept, sc.sweep->parameter, sc.sweep->values.front());
-      } catch (const InputError& e) {
-        throw InputError(file, "sweep.parameter",
-                         fmt::format("platforms[{}] ({}) cannot be swept: {}", i, swept.name, e.what()));
-      }
-    }
+    check_sweep_applies(sc, top.has("host_input"), file);
   }
   top.finish();
   // An algorithm the platform cannot run is the scenario's mistake: say so before simulating.

@@ -1,7 +1,7 @@
 // A scenario file: which platforms (and node counts), workloads, batch, schedules, collective and
 // iteration counts to simulate, optionally sweeping one platform parameter or the host's input
-// rate (sweep.hpp). expand() lists the
-// configurations it stands for, in a fixed order (the order of the results file).
+// rate (sweep.hpp). expand() lists the configurations it stands for, in a fixed order (the order
+// of the results file).
 // The format is documented in docs/file-formats.md.
 #pragma once
 
