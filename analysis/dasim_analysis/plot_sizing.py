@@ -131,7 +131,7 @@ def _tick_labels(quantity, swept, limits, log):
     span = position(limits[1]) - position(limits[0])
     labels, last = [], None
     for value in swept:
-        text = f"{value:g}:1" if quantity.unit == ":1" else f"{value:g}"
+        text = quantity.tick(value)
         if last is not None:
             gap = (position(value) - position(last[0])) / span
             if gap < 0.0145 * (len(text) + len(last[1])) / 2 + 0.01:
@@ -191,8 +191,7 @@ def draw(plt, frame, column, quantity, summary, threshold=THRESHOLD):
             axis.set_xticklabels(_tick_labels(quantity, swept, limits, log))
             axis.minorticks_off()
         axis.set_ylim(0, max(1.05, float(rows["efficiency"].max()) * 1.05))
-        unit = "ratio" if quantity.unit == ":1" else quantity.unit
-        axis.set_xlabel(f"{quantity.axis_name} ({unit}{', log scale' if log else ''})")
+        axis.set_xlabel(f"{quantity.axis_name} ({quantity.axis_unit()}{', log scale' if log else ''})")
         axis.set_ylabel("efficiency = speedup / GPUs")
         note = constant_note(rows, ["gpus", "collective", "batch_per_gpu", "source"])
         axis.set_title(f"{workload} on {platform}" + (f"\n({note})" if note else ""))

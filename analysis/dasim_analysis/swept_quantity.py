@@ -28,13 +28,27 @@ class SweptQuantity:
     def shown(self, column_values):
         return column_values * self.scale
 
+    @property
+    def is_ratio(self):
+        return self.unit == ":1"
+
+    def _with_unit(self, text):
+        """2:1 for a ratio, 100 Gb/s for the others."""
+        return f"{text}:1" if self.is_ratio else f"{text} {self.unit}"
+
     def format(self, value):
-        return f"{value:g}:1" if self.unit == ":1" else f"{value:g} {self.unit}"
+        return self._with_unit(f"{value:g}")
 
     def format_short(self, value):
         """Three significant digits, whole numbers from 1000 up (5000 us, not 5e+03 us)."""
-        text = f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
-        return f"{text}:1" if self.unit == ":1" else f"{text} {self.unit}"
+        return self._with_unit(f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}")
+
+    def tick(self, value):
+        """An axis tick: the number alone (the axis label has the unit), a ratio as 2:1."""
+        return f"{value:g}:1" if self.is_ratio else f"{value:g}"
+
+    def axis_unit(self):
+        return "ratio" if self.is_ratio else self.unit
 
 
 _BANDWIDTH_PARTS = {
