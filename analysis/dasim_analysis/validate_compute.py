@@ -15,8 +15,8 @@ import subprocess
 
 from .errors import EXIT_FAILURE, fail
 from .files import format_cell, write_json, write_text
-from .validation_cases import (aligned_table, case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
-                               parse_arguments, read_case, suite_entry, verdict)
+from .validation_cases import (aligned_table, case_paths, csv_text, expect, expect_identity, expect_texts, finish, is_int,
+                               is_number, load_disagreements, parse_arguments, read_case, suite_entry, verdict)
 
 FOLDER = "compute"
 TARGET_TEXT = "every case within 20%, median |error| <= 10% (issue 16)"
@@ -84,11 +84,8 @@ def load_case(path):
     case.setdefault("grad_clip", "none")
     case.setdefault("zero_grad", "set_to_none")
     case.setdefault("activation_checkpointing", "none")
-    stem = os.path.splitext(os.path.basename(path))[0]
-    expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
-    expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
-    for key in TEXT_KEYS:
-        expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
+    expect_identity(case, path, CASE_CLASS)
+    expect_texts(case, path, TEXT_KEYS)
     if isinstance(case["workload"], str) and case["workload"].endswith(".json"):
         load_workload_file(case, path)
     else:

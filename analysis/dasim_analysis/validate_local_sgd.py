@@ -13,9 +13,10 @@ import statistics
 import tempfile
 
 from .files import format_cell, write_json, write_text
-from .validate_scaling import resolve_paths, run_dasim
-from .validation_cases import (STALE, WITHIN, aligned_table, case_paths, csv_text, expect, finish, is_int, is_number,
-                               load_disagreements, parse_arguments, read_case, suite_entry, verdict)
+from .validate_scaling import run_dasim, with_runnable_scenario
+from .validation_cases import (STALE, WITHIN, aligned_table, case_paths, csv_text, expect, expect_identity, expect_texts,
+                               finish, is_int, is_number, load_disagreements, parse_arguments, read_case, suite_entry,
+                               verdict)
 
 FOLDER = "local-sgd-family"
 CASE_CLASS = "local_sgd_family"
@@ -56,19 +57,12 @@ def check_scenario(case, path):
 
 def load_case(path):
     case = read_case(path, CASE_KEYS)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
-    expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
-    expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
+    expect_identity(case, path, CASE_CLASS, QUANTITY)
     expect(is_number(case["published"]) and 0 < case["published"] <= 100, f"{path}: published",
            "expected a compute utilization in percent, above 0 and at most 100")
-    for key in TEXT_KEYS:
-        expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
+    expect_texts(case, path, TEXT_KEYS)
     check_scenario(case, path)
-    case["resolved"] = resolve_paths(case["scenario"], path)
-    case["resolved"]["name"] = case["id"]
-    case["file"] = path
-    return case
+    return with_runnable_scenario(case, path)
 
 
 def load(directory):

@@ -19,8 +19,8 @@ import tempfile
 
 from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, fail
 from .files import format_cell, write_json, write_text
-from .validation_cases import (aligned_table, case_paths, csv_text, expect, finish, is_int, is_number, load_disagreements,
-                               parse_arguments, read_case, suite_entry, verdict)
+from .validation_cases import (aligned_table, case_paths, csv_text, expect, expect_identity, expect_texts, finish, is_int,
+                               is_number, load_disagreements, parse_arguments, read_case, suite_entry, verdict)
 
 FOLDER = "scaling"
 TARGET_TEXT = "every case within 10 points, median |error| <= 3 points (issue 21)"
@@ -96,24 +96,25 @@ def check_scenario(case, path):
            f"{path}: scenario.schedules", "expected exactly one schedule")
 
 
-def load_case(path):
-    case = read_case(path, CASE_KEYS)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
-    expect(case["class"] == CASE_CLASS, f"{path}: class", f"expected {CASE_CLASS}")
-    expect(case["fabric"] in FABRICS, f"{path}: fabric", f"expected one of {', '.join(FABRICS)}")
-    expect(case["model_class"] in MODEL_CLASSES, f"{path}: model_class",
-           f"expected one of {', '.join(MODEL_CLASSES)}")
-    expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
-    expect(is_number(case["published"]) and 0 < case["published"] <= 150, f"{path}: published",
-           "expected an efficiency in percent, above 0 and at most 150")
-    for key in TEXT_KEYS:
-        expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
-    check_scenario(case, path)
+def with_runnable_scenario(case, path):
+    """CASE with the scenario dasim runs (its paths absolute, named after the case) and its file."""
     case["resolved"] = resolve_paths(case["scenario"], path)
     case["resolved"]["name"] = case["id"]
     case["file"] = path
     return case
+
+
+def load_case(path):
+    case = read_case(path, CASE_KEYS)
+    expect_identity(case, path, CASE_CLASS, QUANTITY)
+    expect(case["fabric"] in FABRICS, f"{path}: fabric", f"expected one of {', '.join(FABRICS)}")
+    expect(case["model_class"] in MODEL_CLASSES, f"{path}: model_class",
+           f"expected one of {', '.join(MODEL_CLASSES)}")
+    expect(is_number(case["published"]) and 0 < case["published"] <= 150, f"{path}: published",
+           "expected an efficiency in percent, above 0 and at most 150")
+    expect_texts(case, path, TEXT_KEYS)
+    check_scenario(case, path)
+    return with_runnable_scenario(case, path)
 
 
 def run_dasim(dasim, case, scratch):

@@ -77,6 +77,22 @@ def read_case(path, keys, optional=frozenset()):
     return case
 
 
+def expect_identity(case, path, case_class, quantity=None):
+    """A case file names itself (`id` is the file name without .json) and its class (and, where the
+    class has one, its quantity): the suite keys its rows and bands by them."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
+    expect(case["class"] == case_class, f"{path}: class", f"expected {case_class}")
+    if quantity is not None:
+        expect(case["quantity"] == quantity, f"{path}: quantity", f"expected {quantity}")
+
+
+def expect_texts(case, path, keys):
+    """The citation fields a reader checks the case against: each a non-empty text."""
+    for key in keys:
+        expect(isinstance(case[key], str) and case[key].strip(), f"{path}: {key}", "expected a non-empty text")
+
+
 def case_paths(directory):
     if not os.path.isdir(directory):
         fail(f"{directory}: not a folder of validation cases")
