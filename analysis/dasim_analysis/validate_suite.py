@@ -10,10 +10,16 @@ lists a case that is now within: the list must say what is true today), else 0.
 
 --docs FILE rewrites, in FILE, the block between the lines `<!-- validate-suite:begin ... -->` and
 `<!-- validate-suite:end -->` with suite.md: docs/validation.md's summary section is this output.
+
+--case PATTERN (repeatable; shell-style, matched against each case's id) runs only the matching cases,
+for a case being written or a model change being tried on the cases it should move; every file is still
+checked first, each pattern must match a case, and the statistics are the selection's. It cannot be
+combined with --docs, whose block is the whole suite.
 """
 
 import argparse
 import concurrent.futures
+import fnmatch
 import importlib
 import os
 import statistics
@@ -45,6 +51,8 @@ def parse_arguments(argv, prog):
     parser.add_argument("--out", required=True, help="folder for suite.csv, suite.md, suite.json, suite.png")
     parser.add_argument("--docs", help="Markdown file whose validate-suite block is rewritten with suite.md")
     parser.add_argument("--jobs", type=int, default=1, help="simulations run at once (default 1)")
+    parser.add_argument("--case", action="append", default=[], metavar="PATTERN",
+                        help="run only the cases whose id matches PATTERN (shell-style: *, ?, [...]); repeatable")
     args = parser.parse_args(argv)
     if not (os.path.isfile(args.dasim) and os.access(args.dasim, os.X_OK)):
         fail(f"--dasim: {args.dasim} is not an executable (build first, or name it)")
@@ -52,6 +60,8 @@ def parse_arguments(argv, prog):
         fail(f"--jobs: expected a positive integer, got {args.jobs}")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         fail(f"--out: {args.out} exists and is not a folder")
+    if args.docs and args.case:
+        fail("--case: the --docs block holds the whole suite; rewrite it without --case")
     if args.docs:
         docs_parts(args.docs)  # refused now, before anything runs
     return args
@@ -83,6 +93,21 @@ def load_classes(folder):
     return [(r, *r.load(os.path.join(folder, r.FOLDER))) for r in present]
 
 
+def select_cases(classes, patterns):
+    """CLASSES with only the cases whose id matches one of PATTERNS (all when there are none), classes
+    left without a case dropped; a pattern that matches no case is refused (a misspelt id would
+    otherwise run nothing and pass)."""
+    if not patterns:
+        return classes
+    ids = [case["id"] for _, cases, _ in classes for case in cases]
+    for pattern in patterns:
+        if not fnmatch.filter(ids, pattern):
+            fail(f"--case: no case id matches '{pattern}'")
+    picked = [(runner, [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)], listed)
+              for runner, cases, listed in classes]
+    return [entry for entry in picked if entry[1]]
+
+
 def run_all(dasim, classes, jobs):
     """The suite rows of every case, in class then case order; JOBS simulations at a time."""
     with tempfile.TemporaryDirectory(prefix="dasim-validate-suite-") as scratch:
@@ -99,11 +124,13 @@ def run_all(dasim, classes, jobs):
     return rows
 
 
-def statistics_of(name, rows, runner, group=""):
+def statistics_of(name, rows, runner, group="", whole=True):
     errors = [abs(r["error"]) for r in rows]
     worst = max(rows, key=lambda r: abs(r["error"]))
     median = statistics.median(errors)
-    median_target = getattr(runner, "MEDIAN_TARGET", None) if not group else None
+    # A class's median target is about all its cases: a group's or a --case selection's median is shown
+    # without it.
+    median_target = getattr(runner, "MEDIAN_TARGET", None) if whole and not group else None
     signed = [r["error"] for r in rows]
     # Which way the errors lean: a median |error| can meet its target while most predictions are
     # optimistic (above the measurement), which a user sizing a cluster needs to know.
@@ -119,17 +146,18 @@ def statistics_of(name, rows, runner, group=""):
             "target": runner.TARGET_TEXT}
 
 
-def summaries(classes, rows):
-    """Per class, then per group inside a class that has several (fabric, one node / across nodes)."""
+def summaries(classes, rows, whole=True):
+    """Per class, then per group inside a class that has several (fabric, one node / across nodes); WHOLE:
+    every case of each class ran (no --case selection)."""
     out = []
     for runner, _, _ in classes:
         members = [r for r in rows if r["class"] == runner.CASE_CLASS]
         if not members:
             continue
-        out.append(statistics_of(members[0]["class"], members, runner))
+        out.append(statistics_of(members[0]["class"], members, runner, whole=whole))
         groups = sorted({r["group"] for r in members if r["group"]})
         if len(groups) > 1:
-            out += [statistics_of(members[0]["class"], [r for r in members if r["group"] == g], runner, g)
+            out += [statistics_of(members[0]["class"], [r for r in members if r["group"] == g], runner, g, whole)
                     for g in groups]
     return out
 
@@ -177,12 +205,12 @@ def cases_markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def markdown(parts, rows):
+def markdown(parts, rows, selection=""):
     total = len(rows)
     within = sum(r["verdict"] == WITHIN for r in rows)
     known = sum(r["verdict"] == KNOWN for r in rows)
-    return (f"{total} published cases: {within} within their class's band, {known} known disagreements (each "
-            f"listed with its cause in its class's known-disagreements.json), {total - within - known} to look "
+    return (f"{total} published cases{selection}: {within} within their class's band, {known} known disagreements "
+            f"(each listed with its cause in its class's known-disagreements.json), {total - within - known} to look "
             f"at. Errors: relative (%) for collectives and single-GPU throughput, percentage points for "
             f"efficiencies and utilizations.\n\n"
             f"![Predicted against published, one panel per class](figures/{FIGURE})\n\n"
@@ -253,10 +281,13 @@ def table_text(rows):
 
 def main(argv, prog):
     args = parse_arguments(argv, prog)
-    classes = load_classes(args.folder)
+    every = load_classes(args.folder)
+    classes = select_cases(every, args.case)
+    count = sum(len(cases) for _, cases, _ in every)
+    selection = f" (selected by --case from {count})" if args.case else ""
     rows = run_all(args.dasim, classes, args.jobs)
-    parts = summaries(classes, rows)
-    text = markdown(parts, rows)
+    parts = summaries(classes, rows, whole=not args.case)
+    text = markdown(parts, rows, selection)
     os.makedirs(args.out, exist_ok=True)
     write_text(os.path.join(args.out, "suite.csv"), csv_text(rows, COLUMNS, format_cell))
     write_text(os.path.join(args.out, "suite.md"), text)
@@ -279,7 +310,7 @@ def main(argv, prog):
               f"{error_text(p['worst_error'], p['error_unit'])} ({p['worst_case']}), {p['within_target']} within "
               f"target, {p['known_disagreements']} known disagreements, {p['to_look_at']} to look at")
     bad = sum(p["to_look_at"] for p in parts if not p["group"])
-    print(f"{len(rows)} cases: {sum(p['within_target'] for p in parts if not p['group'])} within target, "
+    print(f"{len(rows)} cases{selection}: {sum(p['within_target'] for p in parts if not p['group'])} within target, "
           f"{sum(p['known_disagreements'] for p in parts if not p['group'])} known disagreements, {bad} to look at")
     if bad:
         raise SystemExit(EXIT_FAILURE)

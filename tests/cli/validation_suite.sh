@@ -159,6 +159,30 @@ refused "$WORK/plain.md: expected one line starting '<!-- validate-suite:begin' 
   "$V" --dasim "$WORK/fake-dasim" --docs "$WORK/plain.md"
 mkdir -p "$WORK/empty"
 refused "$WORK/empty: no class folder (collectives, compute, scaling, local-sgd-family)" "$WORK/empty" --dasim "$WORK/fake-dasim"
+refused "--case: no case id matches 'horovod2071-*'" "$V" --dasim "$WORK/fake-dasim" --case 'horovod2017-*' \
+  --case 'horovod2071-*'
+refused "--case: the --docs block holds the whole suite; rewrite it without --case" "$V" --dasim "$WORK/fake-dasim" \
+  --case 'horovod2017-*' --docs "$WORK/validation.md"
+
+# --case: only the matching cases run, in two classes here, each predicted as in the whole run above;
+# the summary says it is a selection, and a selection's median is not held to its class's target.
+suite "$V" --dasim "$BIN/dasim" --out "$WORK/some" --case 'horovod2017-vgg16-*' --case intellect1-usa-4gbps \
+  >"$WORK/some.txt" || { cat "$WORK/some.txt" >&2; fail "validate-suite --case"; }
+[[ $(tail -1 "$WORK/some.txt") == "4 cases (selected by --case from $cases): 4 within target, 0 known disagreements, 0 to look at" ]] ||
+  fail "--case summary: $(tail -1 "$WORK/some.txt")"
+$PY - "$WORK/some/suite.csv" "$WORK/out/suite.csv" "$WORK/some/suite.json" <<'EOF' || fail "--case rows"
+import csv, json, sys
+some, whole = (list(csv.DictReader(open(p))) for p in sys.argv[1:3])
+ids = [r["case"] for r in some]
+assert ids == ["horovod2017-vgg16-rdma-25gbe-4x4", "horovod2017-vgg16-tcp-25gbe-4x4",
+               "horovod2017-vgg16-tcp-40gbe-16x4", "intellect1-usa-4gbps"], ids
+by_id = {r["case"]: r for r in whole}
+for r in some:
+    assert r == by_id[r["case"]], (r, by_id[r["case"]])
+summary = json.load(open(sys.argv[3]))["summary"]
+assert [s["cases"] for s in summary if not s["group"]] == [3, 1], summary
+assert all(s["median_target"] is None and s["median_within_target"] is None for s in summary), summary
+EOF
 
 # The local-SGD runner alone: its verdicts against a stand-in dasim whose compute share is set
 # (compute_s / iter_time_s = FAKE_UTILIZATION), and its own bad inputs.
