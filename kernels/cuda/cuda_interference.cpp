@@ -15,6 +15,7 @@
 #ifdef DASIM_HAVE_NCCL
 #include "cuda/cuda_common.hpp"
 #include "cuda/cuda_gemm.hpp"
+#include "cuda/cuda_nccl_check.hpp"
 #include "cuda/cuda_suite.hpp"
 
 #include <nccl.h>
@@ -27,11 +28,6 @@
 
 namespace dasim::kernels::cuda {
 namespace {
-
-void check_nccl(ncclResult_t status, const char* what) {
-  if (status != ncclSuccess)
-    throw RuntimeFailure(fmt::format("NCCL: {}: {}", what, ncclGetErrorString(status)));
-}
 
 // A communicator over GPUs 0..ranks-1 with a send and a receive buffer and a stream on each,
 // released however the benchmark ends.

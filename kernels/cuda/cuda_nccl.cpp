@@ -4,6 +4,7 @@
 // the nccl-tests bus factor 2(n-1)/n. Skipped with a note on a single GPU.
 #ifdef DASIM_HAVE_NCCL
 #include "cuda/cuda_common.hpp"
+#include "cuda/cuda_nccl_check.hpp"
 #include "cuda/cuda_suite.hpp"
 #include "linkfit/alpha_beta_fit.hpp"
 
@@ -15,11 +16,6 @@
 
 namespace dasim::kernels::cuda {
 namespace {
-
-void check_nccl(ncclResult_t status, const char* what) {
-  if (status != ncclSuccess)
-    throw RuntimeFailure(fmt::format("NCCL: {}: {}", what, ncclGetErrorString(status)));
-}
 
 // One ncclAllReduce of `bytes` across every GPU of the machine (one communicator per GPU, in a
 // group), timed on the host until every stream has finished.
