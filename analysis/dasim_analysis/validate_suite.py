@@ -101,7 +101,7 @@ def select_cases(classes, patterns):
         return classes
     ids = [case["id"] for _, cases, _ in classes for case in cases]
     for pattern in patterns:
-        if not fnmatch.filter(ids, pattern):
+        if not any(fnmatch.fnmatchcase(case_id, pattern) for case_id in ids):
             fail(f"--case: no case id matches '{pattern}'")
     picked = [(runner, [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)], listed)
               for runner, cases, listed in classes]
@@ -146,14 +146,15 @@ def statistics_of(name, rows, runner, group="", whole=True):
             "target": runner.TARGET_TEXT}
 
 
-def summaries(classes, rows, whole=True):
-    """Per class, then per group inside a class that has several (fabric, one node / across nodes); WHOLE:
-    every case of each class ran (no --case selection)."""
+def summaries(classes, rows, whole_classes=None):
+    """Per class, then per group inside a class that has several (fabric, one node / across nodes);
+    WHOLE_CLASSES: the classes every case of which ran (all of them when None: no --case selection)."""
     out = []
     for runner, _, _ in classes:
         members = [r for r in rows if r["class"] == runner.CASE_CLASS]
         if not members:
             continue
+        whole = whole_classes is None or runner.CASE_CLASS in whole_classes
         out.append(statistics_of(members[0]["class"], members, runner, whole=whole))
         groups = sorted({r["group"] for r in members if r["group"]})
         if len(groups) > 1:
@@ -217,7 +218,7 @@ def markdown(parts, rows, selection=""):
             f"{summary_markdown(parts)}\n{cases_markdown(rows)}")
 
 
-def plot(classes, rows, path):
+def plot(classes, rows, path, selection=""):
     """One panel per class: predicted against published, y = x and the class's band(s); markers by verdict."""
     plt = pyplot()
     names = [r.CASE_CLASS for r, _, _ in classes]
@@ -269,7 +270,7 @@ def plot(classes, rows, path):
         known = sum(r["verdict"] == KNOWN for r in members)
         axis.set_title(f"{name}: {len(members)} cases, {within} within band, {known} known")
         axis.legend(loc="upper left", fontsize=8)
-    figure.suptitle("dasim against published measurements (validation/)")
+    figure.suptitle(f"dasim against published measurements (validation/){selection}")
     save_figure(figure, path)
     plt.close(figure)
 
@@ -285,14 +286,17 @@ def main(argv, prog):
     classes = select_cases(every, args.case)
     count = sum(len(cases) for _, cases, _ in every)
     selection = f" (selected by --case from {count})" if args.case else ""
+    # A selected class is held to its median target only when all its cases ran.
+    sizes = {runner.CASE_CLASS: len(cases) for runner, cases, _ in every}
+    whole_classes = {runner.CASE_CLASS for runner, cases, _ in classes if len(cases) == sizes[runner.CASE_CLASS]}
     rows = run_all(args.dasim, classes, args.jobs)
-    parts = summaries(classes, rows, whole=not args.case)
+    parts = summaries(classes, rows, whole_classes)
     text = markdown(parts, rows, selection)
     os.makedirs(args.out, exist_ok=True)
     write_text(os.path.join(args.out, "suite.csv"), csv_text(rows, COLUMNS, format_cell))
     write_text(os.path.join(args.out, "suite.md"), text)
     write_json(os.path.join(args.out, "suite.json"), {"summary": parts, "cases": rows})
-    plot(classes, rows, os.path.join(args.out, "suite.png"))
+    plot(classes, rows, os.path.join(args.out, "suite.png"), selection)
     if args.docs:
         figures = os.path.join(os.path.dirname(os.path.abspath(args.docs)), "figures")
         os.makedirs(figures, exist_ok=True)

@@ -183,6 +183,21 @@ summary = json.load(open(sys.argv[3]))["summary"]
 assert [s["cases"] for s in summary if not s["group"]] == [3, 1], summary
 assert all(s["median_target"] is None and s["median_within_target"] is None for s in summary), summary
 EOF
+# A selection that holds every case of its class keeps the class's median target: a folder whose
+# scaling class is the three VGG-16 cases, selected, gives the statistics of the same folder unselected.
+rm -rf "$WORK/vgg" && cp -r "$V" "$WORK/vgg"
+find "$WORK/vgg/scaling" -maxdepth 1 -name '*.json' ! -name 'horovod2017-vgg16-*' -delete
+echo '{}' >"$WORK/vgg/scaling/known-disagreements.json"
+suite "$WORK/vgg" --dasim "$BIN/dasim" --out "$WORK/vgg-all" >/dev/null || fail "validate-suite on the VGG-16 folder"
+suite "$WORK/vgg" --dasim "$BIN/dasim" --out "$WORK/vgg-some" --case 'horovod2017-vgg16-*' >/dev/null ||
+  fail "validate-suite --case on the VGG-16 folder"
+$PY - "$WORK/vgg-all/suite.json" "$WORK/vgg-some/suite.json" <<'EOF' || fail "--case on a whole class"
+import json, sys
+every, some = (json.load(open(p))["summary"] for p in sys.argv[1:])
+scaling = [s for s in every if s["class"] == "scaling_efficiency"]
+assert scaling[0]["median_target"] == 3.0 and scaling[0]["cases"] == 3, scaling
+assert some == scaling, (some, scaling)
+EOF
 
 # The local-SGD runner alone: its verdicts against a stand-in dasim whose compute share is set
 # (compute_s / iter_time_s = FAKE_UTILIZATION), and its own bad inputs.
