@@ -21,7 +21,7 @@ namespace {
 
 constexpr double kSlackUs = 1e-3;  // see kNestingSlackUs
 
-struct Window {
+struct StepWindow {
   std::string name;
   double begin_us = 0;
   double end_us = 0;
@@ -63,7 +63,7 @@ struct Unit {
 class StepClassifier {
  public:
   StepClassifier(const Trace& trace, const Nesting& nesting, const std::vector<size_t>& launch_of,
-                 Window window)
+                 StepWindow window)
       : trace_(trace), nesting_(nesting), launch_of_(launch_of), window_(std::move(window)) {
     for (const auto& e : trace_.events) {
       if (!window_.contains(e.ts_us)) continue;
@@ -265,7 +265,7 @@ class StepClassifier {
   const Trace& trace_;
   const Nesting& nesting_;
   const std::vector<size_t>& launch_of_;
-  Window window_;
+  StepWindow window_;
   bool module_calls_ = false;
   double first_backward_us_ = std::numeric_limits<double>::infinity();
   std::map<std::string, Unit> units_;
@@ -297,15 +297,15 @@ std::vector<size_t> find_launches(const Trace& trace) {
 }
 
 // ProfilerStep#N annotations by N (the last one when a step number repeats).
-std::map<int, Window> find_steps(const Trace& trace) {
-  std::map<int, Window> steps;
+std::map<int, StepWindow> find_steps(const Trace& trace) {
+  std::map<int, StepWindow> steps;
   for (const auto& e : trace.events) {
     if (!is_step_marker(e)) continue;
     std::string digits = e.name.substr(e.name.find('#') + 1);
     if (digits.empty() || digits.size() > 9 ||
         !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
       continue;
-    steps[std::stoi(digits)] = Window{e.name, e.ts_us, e.end_us()};
+    steps[std::stoi(digits)] = StepWindow{e.name, e.ts_us, e.end_us()};
   }
   return steps;
 }
@@ -336,7 +336,7 @@ bool is_complete(const StepAttribution& step) {
   return forward > 0 && backward > 0;
 }
 
-std::string step_names(const std::map<int, Window>& steps) {
+std::string step_names(const std::map<int, StepWindow>& steps) {
   std::vector<std::string> names;
   for (const auto& [number, window] : steps) names.push_back(window.name);
   return fmt::format("{}", fmt::join(names, ", "));
@@ -360,17 +360,17 @@ StepAttribution attribute_step(const Trace& trace, std::optional<int> step_numbe
   check_one_gpu(trace);
   const Nesting nesting(trace);
   const std::vector<size_t> launches = find_launches(trace);
-  auto attribute = [&](const Window& w) { return StepClassifier(trace, nesting, launches, w).run(); };
+  auto attribute = [&](const StepWindow& w) { return StepClassifier(trace, nesting, launches, w).run(); };
   const std::string incomplete =
       "no forward and backward GPU work attributed to layers (a training step runs both)";
 
-  std::map<int, Window> steps = find_steps(trace);
+  std::map<int, StepWindow> steps = find_steps(trace);
   if (steps.empty()) {
     if (step_number)
       throw InputError(
           trace.file, "traceEvents",
           fmt::format("no ProfilerStep#{} (the trace has no ProfilerStep#N annotations)", *step_number));
-    Window whole{"the whole trace", std::numeric_limits<double>::infinity(), 0};
+    StepWindow whole{"the whole trace", std::numeric_limits<double>::infinity(), 0};
     for (const auto& e : trace.events) {
       whole.begin_us = std::min(whole.begin_us, e.ts_us);
       whole.end_us = std::max(whole.end_us, e.end_us());

@@ -26,7 +26,7 @@ ConvShape conv_1x7() {
   return c;
 }
 
-std::string error_of(const std::string& conv_json) {
+std::string conv_error_of(const std::string& conv_json) {
   nlohmann::json j = nlohmann::json::parse(R"({"name": "x", "precision": "fp32", "layers": [{"name": "c",
       "kind": "conv", "forward_flops": 1, "backward_flops": 2, "conv": )" +
                                            conv_json + "}]}");
@@ -98,12 +98,12 @@ TEST(AsymmetricConv, StrideAndStrideHTogetherAreRefused) {
   const std::string shape = R"({"in_channels": 8, "out_channels": 8, "in_h": 9, "in_w": 9, "kernel_h": 3,
       "kernel_w": 3)";
   EXPECT_EQ(
-      error_of(shape + R"(, "stride": 1, "stride_h": 2})"),
+      conv_error_of(shape + R"(, "stride": 1, "stride_h": 2})"),
       "f.json: layers[0].conv.stride_h: expected either stride (both directions) or stride_h / stride_w, "
       "not both");
-  EXPECT_EQ(error_of(shape + R"(, "pad": 1, "pad_w": 0})"),
+  EXPECT_EQ(conv_error_of(shape + R"(, "pad": 1, "pad_w": 0})"),
             "f.json: layers[0].conv.pad_w: expected either pad (both directions) or pad_h / pad_w, not both");
-  EXPECT_EQ(error_of(shape + R"(, "pad_h": -1})"),
+  EXPECT_EQ(conv_error_of(shape + R"(, "pad_h": -1})"),
             "f.json: layers[0].conv.pad_h: expected a padding >= 0, got -1");
 }
 
