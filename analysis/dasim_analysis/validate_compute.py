@@ -84,7 +84,7 @@ def load_case(path):
     case.setdefault("grad_clip", "none")
     case.setdefault("zero_grad", "set_to_none")
     case.setdefault("activation_checkpointing", "none")
-    expect_identity(case, path, CASE_CLASS)
+    expect_identity(case, path, CASE_CLASS, QUANTITY)
     expect_texts(case, path, TEXT_KEYS)
     if isinstance(case["workload"], str) and case["workload"].endswith(".json"):
         load_workload_file(case, path)
@@ -105,7 +105,6 @@ def load_case(path):
                        ("optimizer", OPTIMIZERS), ("grad_clip", GRAD_CLIPS), ("zero_grad", ZERO_GRADS),
                        ("activation_checkpointing", ACTIVATION_CHECKPOINTING)):
         expect_one_of(case, key, names, path)
-    expect(case["quantity"] == QUANTITY, f"{path}: quantity", f"expected {QUANTITY}")
     expect(is_number(case["published"]) and case["published"] > 0, f"{path}: published",
            "expected a positive number")
     expect(isinstance(case["calibration"], str) and case["calibration"], f"{path}: calibration",

@@ -146,15 +146,15 @@ def statistics_of(name, rows, runner, group="", whole=True):
             "target": runner.TARGET_TEXT}
 
 
-def summaries(classes, rows, whole_classes=None):
+def summaries(classes, rows, whole_classes):
     """Per class, then per group inside a class that has several (fabric, one node / across nodes);
-    WHOLE_CLASSES: the classes every case of which ran (all of them when None: no --case selection)."""
+    WHOLE_CLASSES: the classes every case of which ran (all of them without --case)."""
     out = []
     for runner, _, _ in classes:
         members = [r for r in rows if r["class"] == runner.CASE_CLASS]
         if not members:
             continue
-        whole = whole_classes is None or runner.CASE_CLASS in whole_classes
+        whole = runner.CASE_CLASS in whole_classes
         out.append(statistics_of(members[0]["class"], members, runner, whole=whole))
         groups = sorted({r["group"] for r in members if r["group"]})
         if len(groups) > 1:
@@ -284,10 +284,9 @@ def main(argv, prog):
     args = parse_arguments(argv, prog)
     every = load_classes(args.folder)
     classes = select_cases(every, args.case)
-    count = sum(len(cases) for _, cases, _ in every)
-    selection = f" (selected by --case from {count})" if args.case else ""
     # A selected class is held to its median target only when all its cases ran.
     sizes = {runner.CASE_CLASS: len(cases) for runner, cases, _ in every}
+    selection = f" (selected by --case from {sum(sizes.values())})" if args.case else ""
     whole_classes = {runner.CASE_CLASS for runner, cases, _ in classes if len(cases) == sizes[runner.CASE_CLASS]}
     rows = run_all(args.dasim, classes, args.jobs)
     parts = summaries(classes, rows, whole_classes)

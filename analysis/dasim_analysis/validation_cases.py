@@ -77,16 +77,13 @@ def read_case(path, keys, optional=frozenset()):
     return case
 
 
-def expect_identity(case, path, case_class, quantity=None):
-    """A case file names itself (`id` is the file name without .json), its class and, when given, its
-    quantity: the suite groups its rows and bands by class and case id. The scaling and local-SGD
-    loaders check the quantity here, with the identity; the compute loader checks it after the
-    workload's settings."""
+def expect_identity(case, path, case_class, quantity):
+    """A case file names itself (`id` is the file name without .json), its class and its quantity: the
+    suite groups its rows and bands by class and case id, and compares the quantity its class predicts."""
     stem = os.path.splitext(os.path.basename(path))[0]
     expect(case["id"] == stem, f"{path}: id", f"expected the file name without .json ({stem})")
     expect(case["class"] == case_class, f"{path}: class", f"expected {case_class}")
-    if quantity is not None:
-        expect(case["quantity"] == quantity, f"{path}: quantity", f"expected {quantity}")
+    expect(case["quantity"] == quantity, f"{path}: quantity", f"expected {quantity}")
 
 
 def expect_texts(case, path, keys):
